@@ -1,0 +1,57 @@
+import type { Project } from './db/generated/prisma/client.ts';
+import type { PrismaClient } from './db/client.ts';
+import type { Logger } from './logger.ts';
+import type { Services } from './services.ts';
+import { requireAbility, type Ability } from './auth/abilities.ts';
+
+/** Who is acting. Token actors come from the API; system actors are the CLI, seeding, a dashboard. */
+export type Actor =
+  | { kind: 'token'; tokenId: number; name: string; abilities: string[] }
+  | { kind: 'system'; name: string };
+
+/** Webhook source: API-token changes are `api`; the project's own admin tools are `cms`. */
+export type EventSource = 'api' | 'cms';
+
+/**
+ * Everything an operation needs, built once per request (or per CLI command). Operations receive it;
+ * REST routes and GraphQL resolvers never touch Prisma themselves.
+ */
+export interface Ctx {
+  services: Services;
+  db: PrismaClient;
+  project: Project;
+  actor: Actor;
+  source: EventSource;
+  log: Logger;
+  /** Per-request memo (DataLoaders and similar), keyed by the module that owns the entry. */
+  memo: Map<string, unknown>;
+}
+
+export function authorize(ctx: Ctx, ability: Ability): void {
+  if (ctx.actor.kind === 'system') return;
+  requireAbility(ctx.actor.abilities, ability);
+}
+
+/** A per-request singleton (e.g. a DataLoader set) created on first use. */
+export function memo<T>(ctx: Ctx, key: string, make: () => T): T {
+  let v = ctx.memo.get(key) as T | undefined;
+  if (v === undefined) {
+    v = make();
+    ctx.memo.set(key, v);
+  }
+  return v;
+}
+
+export function systemCtx(services: Services, project: Project, name = 'cli'): Ctx {
+  return {
+    services,
+    db: services.database.prisma,
+    project,
+    actor: { kind: 'system', name },
+    source: 'cms',
+    log: services.log.child({ actor: name }),
+    memo: new Map(),
+  };
+}
+
+export const tokenIdOf = (ctx: Ctx): number | null => (ctx.actor.kind === 'token' ? ctx.actor.tokenId : null);

@@ -1,0 +1,5 @@
+import { builder } from '../builder.ts';
+import './project.ts';
+
+/** The core (generic) schema: every type file registers itself on the builder when imported above. */
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,41 @@
+import { builder } from '../builder.ts';
+import { addLocale, getProject, removeLocale, setDefaultLocale } from '../../projects/operations.ts';
+
+export const ProjectType = builder.prismaObject('Project', {
+  fields: (t) => ({
+    uuid: t.exposeString('uuid'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    plan: t.exposeString('plan'),
+    defaultLocale: t.exposeString('defaultLocale'),
+    locales: t.exposeStringList('locales'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('project', (t) =>
+  t.field({
+    type: ProjectType,
+    description: 'The project selected by the project-id header.',
+    resolve: async (_root, _args, context) => getProject(await context.auth()),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  addProjectLocale: t.field({
+    type: ProjectType,
+    args: { locale: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => addLocale(await context.auth(), args.locale),
+  }),
+  removeProjectLocale: t.field({
+    type: ProjectType,
+    args: { locale: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => removeLocale(await context.auth(), args.locale),
+  }),
+  setDefaultProjectLocale: t.field({
+    type: ProjectType,
+    args: { locale: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => setDefaultLocale(await context.auth(), args.locale),
+  }),
+}));

@@ -1,0 +1,47 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError, validationFailed } from '../errors.ts';
+
+/** Zod issues as Laravel-style field keys (`items.0.locale`). */
+export function zodToAppError(err: ZodError, prefix = ''): AppError {
+  const errors: Record<string, string[]> = {};
+  for (const issue of err.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return validationFailed(errors);
+}
+
+/** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
+export function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return zodToAppError(err);
+  const fe = err as Partial<FastifyError> | undefined;
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'The JSON body is empty.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('BAD_REQUEST', 'The request body is not valid JSON.');
+  }
+  if (err instanceof SyntaxError) return new AppError('BAD_REQUEST', 'The request body is not valid JSON.');
+  if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new AppError(fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', fe.message ?? 'Bad request.');
+  }
+  return null;
+}
+
+export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+  const app = toAppError(err);
+  if (!app) {
+    req.log.error({ err }, 'unhandled error');
+    void reply.status(500).send({ message: 'Server Error' });
+    return;
+  }
+  if (app.retryAfter !== undefined) void reply.header('Retry-After', String(app.retryAfter));
+  void reply.status(app.status).send(app.toBody());
+}

@@ -1,0 +1,41 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { rateLimited } from '../errors.ts';
+import type { RateBucket } from '../rest/route.ts';
+
+export interface RateLimiter {
+  /** Takes one point from `key`'s budget in `bucket`; throws a 429 AppError with Retry-After when spent. */
+  consume(key: string, bucket: RateBucket): Promise<void>;
+}
+
+/** Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. */
+const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };
+
+/**
+ * Per-token fixed windows of one minute. With Redis every replica draws from the same budget; if
+ * Redis is unreachable the limiter falls back to a per-process memory budget rather than failing
+ * requests (rate limiting must never be the reason content writes stop).
+ */
+export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter {
+  const limiters = new Map<RateBucket, RateLimiterAbstract>();
+  for (const bucket of Object.keys(bucketShare) as RateBucket[]) {
+    const points = Math.max(1, Math.floor(perMinute * bucketShare[bucket]));
+    const memory = new RateLimiterMemory({ points, duration: 60, keyPrefix: `rl:${bucket}` });
+    limiters.set(
+      bucket,
+      redis
+        ? new RateLimiterRedis({ storeClient: redis, points, duration: 60, keyPrefix: `cms:rl:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        : memory,
+    );
+  }
+  return {
+    async consume(key, bucket) {
+      try {
+        await limiters.get(bucket)!.consume(key);
+      } catch (res) {
+        if (res instanceof RateLimiterRes) throw rateLimited(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+        throw res;
+      }
+    },
+  };
+}

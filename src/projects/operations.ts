@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Project } from '../db/generated/prisma/client.ts';
+import type { Tx } from '../db/client.ts';
+import { authorize, type Ctx } from '../context.ts';
+import { zodToAppError } from '../http/error-handler.ts';
+import { notFound, validationFailed } from '../errors.ts';
+
+export const PLANS = ['basic', 'grow', 'pro'] as const;
+export type PlanName = (typeof PLANS)[number];
+
+/** Locale codes are lowercased; `en`, `pt-br`, `zh-hant`. */
+export const localeCode = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/, 'The locale must be a code such as "en" or "pt-br".');
+
+const createProjectInput = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    description: z.string().max(2000).nullish(),
+    plan: z.enum(PLANS).default('basic'),
+    locales: z.array(localeCode).min(1).max(100).default(['en']),
+    defaultLocale: localeCode.optional(),
+  })
+  .transform((v) => {
+    const locales = [...new Set(v.locales)];
+    const defaultLocale = v.defaultLocale ?? locales[0];
+    if (!locales.includes(defaultLocale)) locales.unshift(defaultLocale);
+    return { ...v, locales, defaultLocale };
+  });
+
+export type CreateProjectInput = z.input<typeof createProjectInput>;
+
+/** Projects are created by the operator (CLI, seeding): there is no public API to mint them. */
+export async function createProject(db: Tx, input: CreateProjectInput): Promise<Project> {
+  const parsed = createProjectInput.safeParse(input);
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const { name, description, plan, locales, defaultLocale } = parsed.data;
+  return db.project.create({ data: { name, description: description ?? null, plan, locales, defaultLocale } });
+}
+
+export function getProject(ctx: Ctx): Project {
+  authorize(ctx, 'read');
+  return ctx.project;
+}
+
+/** Public shape of a project (facts §4). */
+export function serializeProject(p: Project) {
+  return {
+    uuid: p.uuid,
+    name: p.name,
+    description: p.description,
+    plan: p.plan,
+    default_locale: p.defaultLocale,
+    locales: p.locales,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+function parseLocale(input: unknown): string {
+  const parsed = z.object({ locale: localeCode }).safeParse({ locale: input });
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  return parsed.data.locale;
+}
+
+/** Adds a locale to the project (idempotent). */
+export async function addLocale(ctx: Ctx, locale: unknown): Promise<Project> {
+  authorize(ctx, 'admin');
+  const code = parseLocale(locale);
+  if (ctx.project.locales.includes(code)) return ctx.project;
+  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales: { push: code } } });
+  return ctx.project;
+}
+
+/** Removes a locale; the default locale cannot be removed. Entries keep their locale value. */
+export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> {
+  authorize(ctx, 'admin');
+  const code = parseLocale(locale);
+  if (code === ctx.project.defaultLocale) {
+    throw validationFailed({ locale: ['The default locale cannot be removed.'] });
+  }
+  if (!ctx.project.locales.includes(code)) throw notFound(`Locale '${code}' is not configured.`);
+  ctx.project = await ctx.db.project.update({
+    where: { id: ctx.project.id },
+    data: { locales: ctx.project.locales.filter((l) => l !== code) },
+  });
+  return ctx.project;
+}
+
+/** Sets the default locale, adding it to the project's locales when missing (facts §4). */
+export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Project> {
+  authorize(ctx, 'admin');
+  const code = parseLocale(locale);
+  const locales = ctx.project.locales.includes(code) ? ctx.project.locales : [...ctx.project.locales, code];
+  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales, defaultLocale: code } });
+  return ctx.project;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineRoutes } from './route.ts';
+import { addLocale, getProject, removeLocale, serializeProject, setDefaultLocale } from '../projects/operations.ts';
+
+const localeBody = z.object({ locale: z.string() });
+
+export const projectRoutes = defineRoutes([
+  {
+    method: 'GET',
+    url: '/api',
+    ability: 'read',
+    summary: 'Get the project selected by the project-id header',
+    tags: ['project'],
+    handler: async (ctx) => ({ body: serializeProject(getProject(ctx)) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/project/locales',
+    ability: 'admin',
+    summary: 'Add a locale to the project',
+    tags: ['project'],
+    body: localeBody,
+    handler: async (ctx, { body }) => ({ body: serializeProject(await addLocale(ctx, (body as z.infer<typeof localeBody>).locale)) }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/project/locales/default',
+    ability: 'admin',
+    summary: 'Set the default locale (adds it when missing)',
+    tags: ['project'],
+    body: localeBody,
+    handler: async (ctx, { body }) => ({ body: serializeProject(await setDefaultLocale(ctx, (body as z.infer<typeof localeBody>).locale)) }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/project/locales/:locale',
+    ability: 'admin',
+    summary: 'Remove a locale (not the default one)',
+    tags: ['project'],
+    handler: async (ctx, { params }) => ({ body: serializeProject(await removeLocale(ctx, params.locale)) }),
+  },
+]);

@@ -1,0 +1,45 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Ability } from '../auth/abilities.ts';
+import type { Ctx } from '../context.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Rate-limit budget a route draws from (spec §7: bulk and webhook routes answer 429 too). */
+export type RateBucket = 'default' | 'bulk' | 'webhooks';
+
+export interface RestInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: FastifyRequest['headers'];
+  raw: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RestResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One row of the REST route table. `ability` is what the operation behind the route enforces; it is
+ * declared here so the authorization-matrix test and the OpenAPI document come from the same table
+ * the router is built from. `auth: false` is for the few public routes (health, asset files).
+ */
+export interface RouteDef {
+  method: HttpMethod;
+  url: string;
+  ability: Ability | null;
+  auth?: boolean;
+  bucket?: RateBucket;
+  summary: string;
+  tags?: string[];
+  body?: z.ZodType;
+  handler: (ctx: Ctx, input: RestInput) => Promise<RestResult>;
+  /** Public routes receive no Ctx. */
+  publicHandler?: (input: RestInput) => Promise<RestResult>;
+}
+
+export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes;

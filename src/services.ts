@@ -1,0 +1,51 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { Logger } from './logger.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { Redis } from 'ioredis';
+import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+
+/**
+ * Process-wide dependencies, created once at start and handed to every request context.
+ * Domains add what they own here (rate limiter, queue, asset storage, caches).
+ */
+export interface Services {
+  config: Config;
+  log: Logger;
+  database: Database;
+  /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
+  redis?: Redis;
+  rateLimiter: RateLimiter;
+  /** Closes everything this process opened, in reverse order. */
+  close(): Promise<void>;
+  /** Hooks run by close(); domains register theirs as they start. */
+  onClose: Array<() => Promise<void>>;
+}
+
+export async function createServices(config: Config, log: Logger, opts: { database?: Database } = {}): Promise<Services> {
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
+  if (config.MIGRATE_ON_START) {
+    const applied = await migrate(database);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+  }
+  // Request-path Redis fails fast instead of queueing commands while disconnected.
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  const services: Services = {
+    config,
+    log,
+    database,
+    redis,
+    rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
+    onClose: [],
+    async close() {
+      for (const fn of services.onClose.reverse()) await fn().catch((err) => log.error({ err }, 'close hook failed'));
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+  return services;
+}

@@ -1,0 +1,20 @@
+/** The 12 event names a webhook may subscribe to (facts §6.2). */
+export const CONTENT_EVENTS = [
+  'content.created',
+  'content.updated',
+  'content.published',
+  'content.unpublished',
+  'content.deleted',
+  'content.trashed',
+  'content.restored',
+] as const;
+export const AUTH_EVENTS = [
+  'auth.signup.success',
+  'auth.login.success',
+  'auth.logout.success',
+  'auth.logout_all.success',
+  'auth.email_verification.verified',
+] as const;
+export const EVENT_NAMES = [...CONTENT_EVENTS, ...AUTH_EVENTS] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+export type ContentEventName = (typeof CONTENT_EVENTS)[number];

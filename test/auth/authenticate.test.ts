@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+
+for (const embedded of [false, true]) {
+  describe(`authentication over REST and GraphQL (${embedded ? 'PGlite' : 'PostgreSQL'})`, () => {
+    let t: TestApp;
+    let p: TestProject;
+    let other: TestProject;
+    beforeAll(async () => {
+      t = await startTestApp({ embedded });
+      p = await t.project({ name: 'Acme' });
+      other = await t.project({ name: 'Other' });
+    });
+    afterAll(() => t.close());
+
+    it('400 without project-id, naming the header', async () => {
+      const res = await t.request({ method: 'GET', url: '/api', headers: { authorization: `Bearer ${p.token}` } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: 'Project header missing.' });
+    });
+
+    it('400 for an unknown or malformed project', async () => {
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+        const res = await t.request({ method: 'GET', url: '/api', headers: { 'project-id': id, authorization: `Bearer ${p.token}` } });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe('Project not found.');
+      }
+    });
+
+    it('401 without a token, with a bad token, and with a token of another project', async () => {
+      for (const authorization of [undefined, 'Bearer nope', `Basic ${p.token}`, `Bearer ${other.token}`]) {
+        const headers: Record<string, string> = { 'project-id': p.uuid };
+        if (authorization) headers.authorization = authorization;
+        const res = await t.request({ method: 'GET', url: '/api', headers });
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ message: 'Unauthenticated.' });
+      }
+    });
+
+    it('403 when the ability is missing; * holds every ability', async () => {
+      const writeOnly = await p.tokenWith(['create']);
+      const denied = await t.request({ method: 'GET', url: '/api', headers: writeOnly });
+      expect(denied.status).toBe(403);
+      expect(denied.body.message).toMatch(/"read" or "\*"/);
+      const ok = await t.request({ method: 'GET', url: '/api', headers: p.headers });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ uuid: p.uuid, name: 'Acme', default_locale: 'en', locales: ['en'] });
+    });
+
+    it('GraphQL reports the same classes in extensions.code and the HTTP status', async () => {
+      const q = '{ project { uuid name } }';
+      const missing = await t.graphql(q, {}, { authorization: `Bearer ${p.token}` });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+      const bad = await t.graphql(q, {}, { 'project-id': p.uuid, authorization: 'Bearer nope' });
+      expect(bad.status).toBe(401);
+      expect(bad.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      const forbidden = await t.graphql(q, {}, await p.tokenWith('delete'));
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      const ok = await t.graphql(q, {}, p.headers);
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.project).toEqual({ uuid: p.uuid, name: 'Acme' });
+    });
+
+    it('malformed bodies are 4xx JSON, never 500', async () => {
+      const bad = await t.request({ method: 'POST', url: '/graphql', headers: { ...p.headers, 'content-type': 'application/json' }, payload: '{"query":' });
+      expect(bad.status).toBeGreaterThanOrEqual(400);
+      expect(bad.status).toBeLessThan(500);
+      const huge = await t.request({ method: 'POST', url: '/graphql', headers: { ...p.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'x'.repeat(2_000_000) }) });
+      expect(huge.status).toBe(413);
+      expect(huge.body.message).toMatch(/too large/);
+    });
+  });
+}

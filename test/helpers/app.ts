@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../src/db/client.ts';
+import { openPostgres } from '../../src/db/client.ts';
+import { openEmbeddedInMemory } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { buildServer } from '../../src/http/server.ts';
+import { createProject, type CreateProjectInput } from '../../src/projects/operations.ts';
+import { issueToken } from '../../src/auth/tokens.ts';
+import { createTestDatabase } from './pg.ts';
+
+export interface TestProject {
+  uuid: string;
+  id: number;
+  /** Token holding `*`. */
+  token: string;
+  /** Headers for the `*` token. */
+  headers: Record<string, string>;
+  tokenWith(abilities: string[] | string): Promise<Record<string, string>>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  database: Database;
+  databaseUrl?: string;
+  request(opts: { method: string; url: string; headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<{
+    status: number;
+    body: any;
+    headers: Record<string, unknown>;
+    text: string;
+  }>;
+  graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  project(input?: Partial<CreateProjectInput>): Promise<TestProject>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real HTTP app against a fresh PostgreSQL database (or in-memory PGlite with
+ * `{ embedded: true }`). Requests go through Fastify's full pipeline via inject().
+ */
+export async function startTestApp(opts: { embedded?: boolean; config?: Partial<Config>; env?: Record<string, string> } = {}): Promise<TestApp> {
+  let database: Database;
+  let dropDb: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  if (opts.embedded) {
+    database = await openEmbeddedInMemory();
+    await migrate(database);
+  } else {
+    const created = await createTestDatabase();
+    databaseUrl = created.url;
+    dropDb = created.drop;
+    database = openPostgres(created.url, 5);
+  }
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...opts.env },
+    { DATABASE_URL: databaseUrl, ...opts.config },
+  );
+  const log = createLogger(config.LOG_LEVEL);
+  const services = await createServices(config, log, { database });
+  const app = await buildServer(services);
+  await app.ready();
+
+  const request: TestApp['request'] = async ({ method, url, headers = {}, body, payload }) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
+      payload: payload ?? (body !== undefined ? JSON.stringify(body) : undefined),
+    });
+    let parsed: unknown = undefined;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, body: parsed, headers: res.headers, text: res.body };
+  };
+
+  return {
+    app,
+    services,
+    database,
+    databaseUrl,
+    request,
+    async graphql(query, variables, headers = {}) {
+      const res = await request({ method: 'POST', url: '/graphql', headers, body: { query, variables } });
+      return { status: res.status, body: res.body };
+    },
+    async project(input = {}) {
+      const p = await createProject(database.prisma, { name: 'Test project', ...input });
+      const tokenWith = async (abilities: string[] | string) => {
+        const t = await issueToken(database.prisma, { projectUuid: p.uuid, abilities, name: `test ${String(abilities)}` });
+        return { 'project-id': p.uuid, authorization: `Bearer ${t.token}` };
+      };
+      const headers = await tokenWith(['*']);
+      return { uuid: p.uuid, id: p.id, token: headers.authorization.slice(7), headers, tokenWith };
+    },
+    async close() {
+      await app.close();
+      await services.close();
+      await dropDb?.();
+    },
+  };
+}
