@@ -1,0 +1,48 @@
+import DataLoader from 'dataloader';
+import type { Asset } from '../db/generated/prisma/client.ts';
+import { memo, type Ctx } from '../context.ts';
+import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
+import { isUuid, type EntryRow } from './types.ts';
+
+export interface ContentLoaders {
+  /** Live (not soft-deleted) entries of the project by UUID. */
+  entryByUuid: DataLoader<string, EntryRow | null>;
+  /** Live assets of the project by UUID. */
+  assetByUuid: DataLoader<string, Asset | null>;
+  /** Collections of the project with their field trees, by internal id. */
+  collectionById: DataLoader<number, CollectionSchema | null>;
+}
+
+/**
+ * One set of loaders per request (per Ctx): every relation target, asset and related collection that a
+ * read touches is fetched with one query per kind per tick, however many entries are serialized.
+ * A Ctx bound to a transaction must get its own set (see `txCtx`), so reads inside the transaction
+ * see its writes and never wait on a second connection.
+ */
+export function contentLoaders(ctx: Ctx): ContentLoaders {
+  return memo(ctx, 'content:loaders', () => {
+    const projectId = ctx.project.id;
+    return {
+      entryByUuid: new DataLoader<string, EntryRow | null>(async (keys) => {
+        const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
+        const rows = uuids.length ? await ctx.db.entry.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } }) : [];
+        const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+        return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
+      }),
+      assetByUuid: new DataLoader<string, Asset | null>(async (keys) => {
+        const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
+        const rows = uuids.length ? await ctx.db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } }) : [];
+        const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+        return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
+      }),
+      collectionById: new DataLoader<number, CollectionSchema | null>(async (ids) => {
+        const rows = await ctx.db.collection.findMany({
+          where: { projectId, id: { in: [...ids] } },
+          include: { fields: { where: { deletedAt: null } } },
+        });
+        const byId = new Map(rows.map((c) => [c.id, buildCollectionSchema(c, c.fields)]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
+    };
+  });
+}

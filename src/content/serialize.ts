@@ -1,0 +1,187 @@
+import type { Asset } from '../db/generated/prisma/client.ts';
+import type { Ctx } from '../context.ts';
+import type { CollectionSchema, FieldDef } from '../collections/model.ts';
+import { serializeAsset } from '../assets/serialize.ts';
+import { contentLoaders } from './loaders.ts';
+import { renderMarkdown } from './richtext.ts';
+import type { EntryData, EntryResource, EntryRow, ReadOptions, ReadState } from './types.ts';
+
+export type { EntryResource, ReadOptions, ReadState } from './types.ts';
+
+/** The stored fields a read of `state` serves: the working draft or the published copy. */
+export function sourceData(row: EntryRow, state: ReadState): EntryData {
+  const value = state === 'draft' ? row.data : row.publishedData;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as EntryData) : {};
+}
+
+/** Calls `visit` for every stored value of `fields` in `data`, group children included. */
+export function forEachValue(fields: FieldDef[], data: EntryData, visit: (field: FieldDef, value: unknown) => void): void {
+  for (const field of fields) {
+    const value = data[field.name];
+    if (value === undefined || value === null) continue;
+    if (field.type === 'group') {
+      const items = Array.isArray(value) ? value : [value];
+      for (const item of items) if (item && typeof item === 'object' && !Array.isArray(item)) forEachValue(field.children, item as EntryData, visit);
+    } else {
+      visit(field, value);
+    }
+  }
+}
+
+const refsOf = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+
+/** Drops password hashes from stored values (e.g. before showing a version snapshot). */
+export function stripSecrets(collection: CollectionSchema, data: EntryData): EntryData {
+  const out: EntryData = {};
+  for (const [k, v] of Object.entries(data)) if (collection.byName.get(k)?.type !== 'password') out[k] = v;
+  return out;
+}
+
+interface RenderContext {
+  assets: Map<string, Asset>;
+  publicUrl?: string;
+  timestamps: boolean;
+  /** Only top-level entries hydrate relations; nested entries keep UUIDs, which also stops cycles. */
+  nested?: (field: FieldDef, uuid: string) => EntryResource | null;
+}
+
+function renderValue(field: FieldDef, value: unknown, r: RenderContext): unknown {
+  if (value === undefined || value === null) return null;
+  switch (field.type) {
+    case 'richtext':
+      return typeof value === 'string' && (field.options.editor?.outputFormat ?? 'html') === 'html' ? renderMarkdown(value) : value;
+    case 'media': {
+      const toAsset = (uuid: string) => {
+        const a = r.assets.get(uuid.toLowerCase());
+        return a ? serializeAsset(a, r.publicUrl) : null;
+      };
+      if (Array.isArray(value)) return refsOf(value).map(toAsset).filter((a) => a !== null);
+      return typeof value === 'string' ? toAsset(value) : null;
+    }
+    case 'relation': {
+      if (!r.nested) return value;
+      const nested = r.nested;
+      if (Array.isArray(value)) return refsOf(value).map((u) => nested(field, u)).filter((e) => e !== null);
+      return typeof value === 'string' ? nested(field, value) : null;
+    }
+    case 'group': {
+      const one = (item: unknown) =>
+        item && typeof item === 'object' && !Array.isArray(item) ? renderFields(field.children, item as EntryData, r) : null;
+      if (field.options.repeatable) return Array.isArray(value) ? value.map(one).filter((v) => v !== null) : [];
+      return one(value);
+    }
+    default:
+      return value;
+  }
+}
+
+/** Every schema field appears (null when unset) except passwords and `hiddenInAPI` fields. */
+function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exclude?: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.type === 'password' || field.options.hiddenInAPI || exclude?.has(field.name)) continue;
+    out[field.name] = renderValue(field, data[field.name], r);
+  }
+  return out;
+}
+
+function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: boolean): EntryResource {
+  const res: EntryResource = {
+    id: row.id,
+    uuid: row.uuid,
+    locale: row.locale,
+    state: row.state,
+    published_at: row.publishedAt ? row.publishedAt.toISOString() : null,
+    published_version_id: row.publishedVersionId,
+    published_version_number: row.publishedVersionNumber,
+    is_draft_dirty: row.isDraftDirty,
+    fields,
+  };
+  if (timestamps) {
+    res.created_at = row.createdAt.toISOString();
+    res.updated_at = row.updatedAt.toISOString();
+  }
+  return res;
+}
+
+/**
+ * Entry resources for many rows of one collection, with relations hydrated to nested entries and media
+ * to asset objects. Everything referenced is loaded through the request's DataLoaders: one query for
+ * all relation targets, one for their collections, one for all assets, however many rows.
+ *
+ * Draft reads nest targets' working drafts; published reads nest targets' published copies and leave
+ * out targets that have none (unless the relation field sets `includeDraft`, which falls back to the
+ * draft). Soft-deleted targets and assets never appear.
+ */
+export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, rows: EntryRow[], opts: ReadOptions): Promise<EntryResource[]> {
+  if (rows.length === 0) return [];
+  const loaders = contentLoaders(ctx);
+  const datas = rows.map((row) => sourceData(row, opts.state));
+
+  const relationUuids = new Set<string>();
+  const mediaUuids = new Set<string>();
+  const collect = (field: FieldDef, value: unknown) => {
+    if (field.type === 'relation') for (const u of refsOf(value)) relationUuids.add(u.toLowerCase());
+    else if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
+  };
+  for (const data of datas) forEachValue(collection.fields, data, collect);
+
+  const targets = new Map<string, EntryRow>();
+  if (relationUuids.size) {
+    const found = await loaders.entryByUuid.loadMany([...relationUuids]);
+    for (const t of found) if (t && !(t instanceof Error)) targets.set(t.uuid, t);
+  }
+  const schemas = new Map<number, CollectionSchema>([[collection.id, collection]]);
+  const missing = [...new Set([...targets.values()].map((t) => t.collectionId))].filter((id) => !schemas.has(id));
+  if (missing.length) {
+    for (const s of await loaders.collectionById.loadMany(missing)) if (s && !(s instanceof Error)) schemas.set(s.id, s);
+  }
+
+  /** The fields a nested target shows through `field`, or null when it must be left out. */
+  const nestedData = (field: FieldDef, target: EntryRow): EntryData | null => {
+    if (opts.state === 'draft') return sourceData(target, 'draft');
+    if (target.publishedVersionId !== null) return sourceData(target, 'published');
+    return field.options.includeDraft ? sourceData(target, 'draft') : null;
+  };
+  const collectNestedMedia = (field: FieldDef, value: unknown) => {
+    if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
+  };
+  for (const data of datas) {
+    forEachValue(collection.fields, data, (field, value) => {
+      if (field.type !== 'relation') return;
+      for (const u of refsOf(value)) {
+        const target = targets.get(u.toLowerCase());
+        const schema = target && schemas.get(target.collectionId);
+        const d = target && schema ? nestedData(field, target) : null;
+        if (d && schema) forEachValue(schema.fields, d, collectNestedMedia);
+      }
+    });
+  }
+
+  const assets = new Map<string, Asset>();
+  if (mediaUuids.size) {
+    for (const a of await loaders.assetByUuid.loadMany([...mediaUuids])) if (a && !(a instanceof Error)) assets.set(a.uuid, a);
+  }
+
+  const timestamps = opts.timestamps ?? false;
+  const publicUrl = ctx.services.config.PUBLIC_URL;
+  const flat: RenderContext = { assets, publicUrl, timestamps };
+  const top: RenderContext = {
+    ...flat,
+    nested: (field, uuid) => {
+      const target = targets.get(uuid.toLowerCase());
+      const schema = target && schemas.get(target.collectionId);
+      if (!target || !schema) return null;
+      const d = nestedData(field, target);
+      return d ? resource(target, renderFields(schema.fields, d, flat), timestamps) : null;
+    },
+  };
+  const exclude = opts.exclude?.length ? new Set(opts.exclude) : undefined;
+  return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps));
+}
+
+export async function serializeEntry(ctx: Ctx, collection: CollectionSchema, row: EntryRow, opts: ReadOptions): Promise<EntryResource> {
+  const [res] = await serializeEntries(ctx, collection, [row], opts);
+  return res;
+}
