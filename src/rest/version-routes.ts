@@ -1,0 +1,93 @@
+import { defineRoutes } from './route.ts';
+import { publishEntry, revertToVersion, unpublishEntry } from '../versions/publish.ts';
+import { diffVersions, getVersion, listVersions, updateVersion } from '../versions/operations.ts';
+import { versionDetail, versionItem } from '../versions/serialize.ts';
+
+const tags = ['versions'];
+
+/**
+ * Publishing and entry versions (spec §4.1, §4.2). These sit under `/api/:collection/:uuid/...`, one
+ * or two segments deeper than the entry routes, so the router never confuses them with
+ * `/api/:collection/:uuid`.
+ */
+export const versionRoutes = defineRoutes([
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/publish',
+    ability: 'update',
+    summary: 'Publish the working draft as a new version',
+    tags,
+    handler: async (ctx, { params }) => {
+      const r = await publishEntry(ctx, params.collection, params.uuid);
+      const n = r.version.row.versionNumber;
+      return { body: { message: `Content published as v${n}.`, version_number: n, entry: r.resource } };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/unpublish',
+    ability: 'update',
+    summary: 'Unpublish the entry (versions are kept)',
+    tags,
+    handler: async (ctx, { params }) => {
+      await unpublishEntry(ctx, params.collection, params.uuid);
+      return { body: { message: 'Content unpublished.' } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/:collection/:uuid/versions',
+    ability: 'read',
+    summary: 'List the versions of an entry, newest first',
+    tags,
+    handler: async (ctx, { params }) => ({ body: { data: (await listVersions(ctx, params.collection, params.uuid)).map(versionItem) } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/:collection/:uuid/versions/:version',
+    ability: 'read',
+    summary: 'Get one version with its snapshot',
+    tags,
+    handler: async (ctx, { params }) => {
+      const r = await getVersion(ctx, params.collection, params.uuid, params.version);
+      return { body: versionDetail(r.version, r.collection) };
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/:collection/:uuid/versions/:version',
+    ability: 'update',
+    summary: 'Change the label or description of a version',
+    tags,
+    handler: async (ctx, { params, body }) => ({
+      body: versionItem(await updateVersion(ctx, params.collection, params.uuid, params.version, body)),
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/versions/:version/revert',
+    ability: 'update',
+    summary: 'Restore the draft from a version and publish it as a new version',
+    tags,
+    handler: async (ctx, { params }) => {
+      const r = await revertToVersion(ctx, params.collection, params.uuid, params.version);
+      const n = r.version.row.versionNumber;
+      return {
+        body: {
+          message: `Reverted to v${r.revertedFrom} and published as v${n}.`,
+          version: versionItem(r.version),
+          entry: { ...r.resource, uuid: r.entry.uuid },
+          skipped: r.skipped,
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/:collection/:uuid/versions/:version/diff',
+    ability: 'read',
+    summary: 'Compare this version with version `to`, field by field',
+    tags,
+    handler: async (ctx, { params, query }) => ({ body: await diffVersions(ctx, params.collection, params.uuid, params.version, query.to) }),
+  },
+]);

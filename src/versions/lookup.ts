@@ -1,0 +1,49 @@
+import type { Entry } from '../db/generated/prisma/client.ts';
+import type { Tx } from '../db/client.ts';
+import { Prisma } from '../db/client.ts';
+import type { CollectionSchema } from '../collections/model.ts';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
+
+const MAX_INT4 = 2_147_483_647;
+
+/**
+ * The `{version}` path segment. Anything that is not a plain positive integer cannot name a version,
+ * so it is answered like an unknown number: 404 `Version not found.` (never a 500 from the database).
+ */
+export function parseVersionNumber(raw: unknown): number {
+  const s = typeof raw === 'number' ? String(raw) : raw;
+  if (typeof s !== 'string' || !/^\d{1,10}$/.test(s)) throw notFound('Version not found.');
+  const n = Number(s);
+  if (n < 1 || n > MAX_INT4) throw notFound('Version not found.');
+  return n;
+}
+
+/** A live entry of this collection, or 404 `Entry not found.` (malformed UUIDs included). */
+export async function findEntry(db: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Entry> {
+  if (!isUuid(uuid)) throw notFound('Entry not found.');
+  const entry = await db.entry.findFirst({
+    where: { uuid: uuid.toLowerCase(), projectId: ctx.project.id, collectionId: collection.id, deletedAt: null },
+  });
+  if (!entry) throw notFound('Entry not found.');
+  return entry;
+}
+
+/**
+ * Same as findEntry, but takes the row lock first, inside the caller's transaction: an operation that
+ * reads a version and then mints (revert) must hold the lock before the read, or a concurrent
+ * publish could prune that version in between.
+ */
+export async function lockEntry(tx: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Entry> {
+  if (!isUuid(uuid)) throw notFound('Entry not found.');
+  const locked = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`
+    SELECT id FROM entries
+    WHERE uuid = ${uuid.toLowerCase()}::uuid AND project_id = ${ctx.project.id}
+      AND collection_id = ${collection.id} AND deleted_at IS NULL
+    FOR UPDATE`);
+  if (!locked[0]) throw notFound('Entry not found.');
+  return tx.entry.findUniqueOrThrow({ where: { id: locked[0].id } });
+}
