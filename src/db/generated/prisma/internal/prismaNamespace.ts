@@ -1621,7 +1621,8 @@ export const WebhookDeliveryScalarFieldEnum = {
   attempts: 'attempts',
   nextAttemptAt: 'nextAttemptAt',
   createdAt: 'createdAt',
-  completedAt: 'completedAt'
+  completedAt: 'completedAt',
+  manual: 'manual'
 } as const
 
 export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]

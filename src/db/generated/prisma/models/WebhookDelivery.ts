@@ -48,6 +48,7 @@ export type WebhookDeliveryMinAggregateOutputType = {
   nextAttemptAt: Date | null
   createdAt: Date | null
   completedAt: Date | null
+  manual: boolean | null
 }
 
 export type WebhookDeliveryMaxAggregateOutputType = {
@@ -60,6 +61,7 @@ export type WebhookDeliveryMaxAggregateOutputType = {
   nextAttemptAt: Date | null
   createdAt: Date | null
   completedAt: Date | null
+  manual: boolean | null
 }
 
 export type WebhookDeliveryCountAggregateOutputType = {
@@ -73,6 +75,7 @@ export type WebhookDeliveryCountAggregateOutputType = {
   nextAttemptAt: number
   createdAt: number
   completedAt: number
+  manual: number
   _all: number
 }
 
@@ -99,6 +102,7 @@ export type WebhookDeliveryMinAggregateInputType = {
   nextAttemptAt?: true
   createdAt?: true
   completedAt?: true
+  manual?: true
 }
 
 export type WebhookDeliveryMaxAggregateInputType = {
@@ -111,6 +115,7 @@ export type WebhookDeliveryMaxAggregateInputType = {
   nextAttemptAt?: true
   createdAt?: true
   completedAt?: true
+  manual?: true
 }
 
 export type WebhookDeliveryCountAggregateInputType = {
@@ -124,6 +129,7 @@ export type WebhookDeliveryCountAggregateInputType = {
   nextAttemptAt?: true
   createdAt?: true
   completedAt?: true
+  manual?: true
   _all?: true
 }
 
@@ -216,7 +222,7 @@ export type WebhookDeliveryGroupByArgs<ExtArgs extends runtime.Types.Extensions.
 export type WebhookDeliveryGroupByOutputType = {
   id: string
   webhookId: number
-  outboxId: bigint
+  outboxId: bigint | null
   event: string
   body: runtime.JsonValue
   status: string
@@ -224,6 +230,7 @@ export type WebhookDeliveryGroupByOutputType = {
   nextAttemptAt: Date | null
   createdAt: Date
   completedAt: Date | null
+  manual: boolean
   _count: WebhookDeliveryCountAggregateOutputType | null
   _avg: WebhookDeliveryAvgAggregateOutputType | null
   _sum: WebhookDeliverySumAggregateOutputType | null
@@ -252,7 +259,7 @@ export type WebhookDeliveryWhereInput = {
   NOT?: Prisma.WebhookDeliveryWhereInput | Prisma.WebhookDeliveryWhereInput[]
   id?: Prisma.UuidFilter<"WebhookDelivery"> | string
   webhookId?: Prisma.IntFilter<"WebhookDelivery"> | number
-  outboxId?: Prisma.BigIntFilter<"WebhookDelivery"> | bigint | number
+  outboxId?: Prisma.BigIntNullableFilter<"WebhookDelivery"> | bigint | number | null
   event?: Prisma.StringFilter<"WebhookDelivery"> | string
   body?: Prisma.JsonFilter<"WebhookDelivery">
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
@@ -260,13 +267,14 @@ export type WebhookDeliveryWhereInput = {
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
+  manual?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
   webhook?: Prisma.XOR<Prisma.WebhookScalarRelationFilter, Prisma.WebhookWhereInput>
 }
 
 export type WebhookDeliveryOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   webhookId?: Prisma.SortOrder
-  outboxId?: Prisma.SortOrder
+  outboxId?: Prisma.SortOrderInput | Prisma.SortOrder
   event?: Prisma.SortOrder
   body?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -274,6 +282,7 @@ export type WebhookDeliveryOrderByWithRelationInput = {
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  manual?: Prisma.SortOrder
   webhook?: Prisma.WebhookOrderByWithRelationInput
 }
 
@@ -284,7 +293,7 @@ export type WebhookDeliveryWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.WebhookDeliveryWhereInput[]
   NOT?: Prisma.WebhookDeliveryWhereInput | Prisma.WebhookDeliveryWhereInput[]
   webhookId?: Prisma.IntFilter<"WebhookDelivery"> | number
-  outboxId?: Prisma.BigIntFilter<"WebhookDelivery"> | bigint | number
+  outboxId?: Prisma.BigIntNullableFilter<"WebhookDelivery"> | bigint | number | null
   event?: Prisma.StringFilter<"WebhookDelivery"> | string
   body?: Prisma.JsonFilter<"WebhookDelivery">
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
@@ -292,13 +301,14 @@ export type WebhookDeliveryWhereUniqueInput = Prisma.AtLeast<{
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
+  manual?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
   webhook?: Prisma.XOR<Prisma.WebhookScalarRelationFilter, Prisma.WebhookWhereInput>
 }, "id" | "outboxId_webhookId">
 
 export type WebhookDeliveryOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   webhookId?: Prisma.SortOrder
-  outboxId?: Prisma.SortOrder
+  outboxId?: Prisma.SortOrderInput | Prisma.SortOrder
   event?: Prisma.SortOrder
   body?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -306,6 +316,7 @@ export type WebhookDeliveryOrderByWithAggregationInput = {
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  manual?: Prisma.SortOrder
   _count?: Prisma.WebhookDeliveryCountOrderByAggregateInput
   _avg?: Prisma.WebhookDeliveryAvgOrderByAggregateInput
   _max?: Prisma.WebhookDeliveryMaxOrderByAggregateInput
@@ -319,7 +330,7 @@ export type WebhookDeliveryScalarWhereWithAggregatesInput = {
   NOT?: Prisma.WebhookDeliveryScalarWhereWithAggregatesInput | Prisma.WebhookDeliveryScalarWhereWithAggregatesInput[]
   id?: Prisma.UuidWithAggregatesFilter<"WebhookDelivery"> | string
   webhookId?: Prisma.IntWithAggregatesFilter<"WebhookDelivery"> | number
-  outboxId?: Prisma.BigIntWithAggregatesFilter<"WebhookDelivery"> | bigint | number
+  outboxId?: Prisma.BigIntNullableWithAggregatesFilter<"WebhookDelivery"> | bigint | number | null
   event?: Prisma.StringWithAggregatesFilter<"WebhookDelivery"> | string
   body?: Prisma.JsonWithAggregatesFilter<"WebhookDelivery">
   status?: Prisma.StringWithAggregatesFilter<"WebhookDelivery"> | string
@@ -327,11 +338,12 @@ export type WebhookDeliveryScalarWhereWithAggregatesInput = {
   nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookDelivery"> | Date | string
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookDelivery"> | Date | string | null
+  manual?: Prisma.BoolWithAggregatesFilter<"WebhookDelivery"> | boolean
 }
 
 export type WebhookDeliveryCreateInput = {
   id: string
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -339,13 +351,14 @@ export type WebhookDeliveryCreateInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
   webhook: Prisma.WebhookCreateNestedOneWithoutDeliveriesInput
 }
 
 export type WebhookDeliveryUncheckedCreateInput = {
   id: string
   webhookId: number
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -353,11 +366,12 @@ export type WebhookDeliveryUncheckedCreateInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
 }
 
 export type WebhookDeliveryUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -365,13 +379,14 @@ export type WebhookDeliveryUpdateInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
   webhook?: Prisma.WebhookUpdateOneRequiredWithoutDeliveriesNestedInput
 }
 
 export type WebhookDeliveryUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   webhookId?: Prisma.IntFieldUpdateOperationsInput | number
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -379,12 +394,13 @@ export type WebhookDeliveryUncheckedUpdateInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type WebhookDeliveryCreateManyInput = {
   id: string
   webhookId: number
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -392,11 +408,12 @@ export type WebhookDeliveryCreateManyInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
 }
 
 export type WebhookDeliveryUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -404,12 +421,13 @@ export type WebhookDeliveryUpdateManyMutationInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type WebhookDeliveryUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   webhookId?: Prisma.IntFieldUpdateOperationsInput | number
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -417,6 +435,7 @@ export type WebhookDeliveryUncheckedUpdateManyInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type WebhookDeliveryListRelationFilter = {
@@ -445,6 +464,7 @@ export type WebhookDeliveryCountOrderByAggregateInput = {
   nextAttemptAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  manual?: Prisma.SortOrder
 }
 
 export type WebhookDeliveryAvgOrderByAggregateInput = {
@@ -463,6 +483,7 @@ export type WebhookDeliveryMaxOrderByAggregateInput = {
   nextAttemptAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  manual?: Prisma.SortOrder
 }
 
 export type WebhookDeliveryMinOrderByAggregateInput = {
@@ -475,6 +496,7 @@ export type WebhookDeliveryMinOrderByAggregateInput = {
   nextAttemptAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  manual?: Prisma.SortOrder
 }
 
 export type WebhookDeliverySumOrderByAggregateInput = {
@@ -525,9 +547,17 @@ export type WebhookDeliveryUncheckedUpdateManyWithoutWebhookNestedInput = {
   deleteMany?: Prisma.WebhookDeliveryScalarWhereInput | Prisma.WebhookDeliveryScalarWhereInput[]
 }
 
+export type NullableBigIntFieldUpdateOperationsInput = {
+  set?: bigint | number | null
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
+}
+
 export type WebhookDeliveryCreateWithoutWebhookInput = {
   id: string
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -535,11 +565,12 @@ export type WebhookDeliveryCreateWithoutWebhookInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
 }
 
 export type WebhookDeliveryUncheckedCreateWithoutWebhookInput = {
   id: string
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -547,6 +578,7 @@ export type WebhookDeliveryUncheckedCreateWithoutWebhookInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
 }
 
 export type WebhookDeliveryCreateOrConnectWithoutWebhookInput = {
@@ -581,7 +613,7 @@ export type WebhookDeliveryScalarWhereInput = {
   NOT?: Prisma.WebhookDeliveryScalarWhereInput | Prisma.WebhookDeliveryScalarWhereInput[]
   id?: Prisma.UuidFilter<"WebhookDelivery"> | string
   webhookId?: Prisma.IntFilter<"WebhookDelivery"> | number
-  outboxId?: Prisma.BigIntFilter<"WebhookDelivery"> | bigint | number
+  outboxId?: Prisma.BigIntNullableFilter<"WebhookDelivery"> | bigint | number | null
   event?: Prisma.StringFilter<"WebhookDelivery"> | string
   body?: Prisma.JsonFilter<"WebhookDelivery">
   status?: Prisma.StringFilter<"WebhookDelivery"> | string
@@ -589,11 +621,12 @@ export type WebhookDeliveryScalarWhereInput = {
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookDelivery"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"WebhookDelivery"> | Date | string | null
+  manual?: Prisma.BoolFilter<"WebhookDelivery"> | boolean
 }
 
 export type WebhookDeliveryCreateManyWebhookInput = {
   id: string
-  outboxId: bigint | number
+  outboxId?: bigint | number | null
   event: string
   body: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: string
@@ -601,11 +634,12 @@ export type WebhookDeliveryCreateManyWebhookInput = {
   nextAttemptAt?: Date | string | null
   createdAt?: Date | string
   completedAt?: Date | string | null
+  manual?: boolean
 }
 
 export type WebhookDeliveryUpdateWithoutWebhookInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -613,11 +647,12 @@ export type WebhookDeliveryUpdateWithoutWebhookInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type WebhookDeliveryUncheckedUpdateWithoutWebhookInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -625,11 +660,12 @@ export type WebhookDeliveryUncheckedUpdateWithoutWebhookInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type WebhookDeliveryUncheckedUpdateManyWithoutWebhookInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  outboxId?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  outboxId?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
   event?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -637,6 +673,7 @@ export type WebhookDeliveryUncheckedUpdateManyWithoutWebhookInput = {
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manual?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 
@@ -652,6 +689,7 @@ export type WebhookDeliverySelect<ExtArgs extends runtime.Types.Extensions.Inter
   nextAttemptAt?: boolean
   createdAt?: boolean
   completedAt?: boolean
+  manual?: boolean
   webhook?: boolean | Prisma.WebhookDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["webhookDelivery"]>
 
@@ -666,6 +704,7 @@ export type WebhookDeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   nextAttemptAt?: boolean
   createdAt?: boolean
   completedAt?: boolean
+  manual?: boolean
   webhook?: boolean | Prisma.WebhookDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["webhookDelivery"]>
 
@@ -680,6 +719,7 @@ export type WebhookDeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   nextAttemptAt?: boolean
   createdAt?: boolean
   completedAt?: boolean
+  manual?: boolean
   webhook?: boolean | Prisma.WebhookDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["webhookDelivery"]>
 
@@ -694,9 +734,10 @@ export type WebhookDeliverySelectScalar = {
   nextAttemptAt?: boolean
   createdAt?: boolean
   completedAt?: boolean
+  manual?: boolean
 }
 
-export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "webhookId" | "outboxId" | "event" | "body" | "status" | "attempts" | "nextAttemptAt" | "createdAt" | "completedAt", ExtArgs["result"]["webhookDelivery"]>
+export type WebhookDeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "webhookId" | "outboxId" | "event" | "body" | "status" | "attempts" | "nextAttemptAt" | "createdAt" | "completedAt" | "manual", ExtArgs["result"]["webhookDelivery"]>
 export type WebhookDeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   webhook?: boolean | Prisma.WebhookDefaultArgs<ExtArgs>
 }
@@ -715,7 +756,10 @@ export type $WebhookDeliveryPayload<ExtArgs extends runtime.Types.Extensions.Int
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
     webhookId: number
-    outboxId: bigint
+    /**
+     * Null for deliveries not caused by an outbox event (webhook.ping).
+     */
+    outboxId: bigint | null
     event: string
     body: runtime.JsonValue
     status: string
@@ -723,6 +767,10 @@ export type $WebhookDeliveryPayload<ExtArgs extends runtime.Types.Extensions.Int
     nextAttemptAt: Date | null
     createdAt: Date
     completedAt: Date | null
+    /**
+     * Admin-initiated (ping, redeliver): one attempt, sent even when the webhook is disabled, never counted towards auto-disable.
+     */
+    manual: boolean
   }, ExtArgs["result"]["webhookDelivery"]>
   composites: {}
 }
@@ -1157,6 +1205,7 @@ export interface WebhookDeliveryFieldRefs {
   readonly nextAttemptAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
   readonly completedAt: Prisma.FieldRef<"WebhookDelivery", 'DateTime'>
+  readonly manual: Prisma.FieldRef<"WebhookDelivery", 'Boolean'>
 }
     
 
