@@ -54,6 +54,8 @@ export interface FieldDef {
   name: string;
   label: string;
   type: FieldType;
+  description?: string | null;
+  placeholder?: string | null;
   options: FieldOptions;
   validations: FieldValidations;
   order: number;
@@ -83,6 +85,8 @@ export function toFieldDef(f: Field, children: FieldDef[] = []): FieldDef {
     name: f.name,
     label: f.label,
     type: f.type as FieldType,
+    description: f.description,
+    placeholder: f.placeholder,
     options: (f.options ?? {}) as FieldOptions,
     validations: (f.validations ?? {}) as FieldValidations,
     order: f.order,

@@ -45,6 +45,19 @@ export function getProject(ctx: Ctx): Project {
   return ctx.project;
 }
 
+/**
+ * GET /api `with`: `collections`, `fields` or both, as a comma list or an array (`with[]=`).
+ * `fields` implies `collections` (facts §4); unknown words are ignored.
+ */
+export function parseWith(raw: unknown): { collections: boolean; fields: boolean } {
+  const words = (Array.isArray(raw) ? raw : [raw])
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toLowerCase());
+  const fields = words.includes('fields');
+  return { collections: fields || words.includes('collections'), fields };
+}
+
 /** Public shape of a project (facts §4). */
 export function serializeProject(p: Project) {
   return {

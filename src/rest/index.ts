@@ -8,4 +8,4 @@ import { versionRoutes } from './version-routes.ts';
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...projectRoutes, ...versionRoutes];
+export const allRoutes: RouteDef[] = [...projectRoutes, ...collectionRoutes, ...versionRoutes];

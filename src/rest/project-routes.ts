@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoutes } from './route.ts';
-import { addLocale, getProject, removeLocale, serializeProject, setDefaultLocale } from '../projects/operations.ts';
+import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale } from '../projects/operations.ts';
+import { listCollections, serializeCollection } from '../collections/operations.ts';
 
 const localeBody = z.object({ locale: z.string() });
 
@@ -9,9 +10,16 @@ export const projectRoutes = defineRoutes([
     method: 'GET',
     url: '/api',
     ability: 'read',
-    summary: 'Get the project selected by the project-id header',
+    summary: 'Get the project selected by the project-id header; `with=collections,fields` embeds the content model',
     tags: ['project'],
-    handler: async (ctx) => ({ body: serializeProject(getProject(ctx)) }),
+    handler: async (ctx, { query }) => {
+      const body: Record<string, unknown> = serializeProject(getProject(ctx));
+      const want = parseWith(query.with);
+      if (want.collections) {
+        body.collections = (await listCollections(ctx)).map((c) => serializeCollection(c, { withFields: want.fields }));
+      }
+      return { body };
+    },
   },
   {
     method: 'POST',

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { Tx } from '../db/client.ts';
+import { authorize, type Ctx } from '../context.ts';
+import { ErrorBag, validationFailed } from '../errors.ts';
+import { KEBAB_RE, checkSiblings, parseFieldDoc, type FieldDraft } from './field-rules.ts';
+import { insertFields, resolveRelationTargets } from './field-write.ts';
+import { UUID_RE } from './schema-revision.ts';
+import { bagZod, findCollection, liveFields, parseOrThrow, schemaChange, type CollectionWithFields } from './shared.ts';
+
+export { serializeCollection, serializeField, flattenFields } from './serialize.ts';
+export type { CollectionResource, FieldResource } from './serialize.ts';
+export { createField, updateField, deleteField, reorderFields } from './field-operations.ts';
+
+/**
+ * Slugs that would shadow a fixed route under /api (content routes are `/api/{collection}`), plus a
+ * few names kept free for future top-level routes.
+ */
+export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql'] as const;
+
+export type { CollectionWithFields } from './shared.ts';
+export { findCollection } from './shared.ts';
+const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
+
+const slugSchema = z
+  .string({ error: 'The slug is required.' })
+  .trim()
+  .min(1, 'The slug is required.')
+  .max(60)
+  .regex(KEBAB_RE, 'The slug may only contain lowercase letters, digits and single dashes (e.g. "blog-posts").')
+  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), { message: 'This slug is reserved; choose another.' });
+const nameSchema = z.string({ error: 'The name is required.' }).trim().min(1, 'The name is required.').max(60);
+
+const createInput = z.object({
+  name: nameSchema,
+  slug: slugSchema,
+  is_singleton: z.boolean().optional(),
+  fields: z.array(z.unknown()).max(500).nullish(),
+});
+const updateInput = z.object({ name: nameSchema, slug: slugSchema });
+const reorderInput = z.object({
+  collections: z
+    .array(z.object({ uuid: z.string(), order: z.number().int().min(0).max(1_000_000) }))
+    .min(1)
+    .max(1000),
+});
+
+async function assertSlugFree(tx: Tx, projectId: number, slug: string, exceptId?: number): Promise<void> {
+  const clash = await tx.collection.findUnique({ where: { projectId_slug: { projectId, slug } }, select: { id: true } });
+  if (clash && clash.id !== exceptId) throw validationFailed({ slug: ['The slug has already been taken.'] });
+}
+
+export async function listCollections(ctx: Ctx): Promise<CollectionWithFields[]> {
+  authorize(ctx, 'read');
+  return ctx.db.collection.findMany({ where: { projectId: ctx.project.id }, include: liveFields, orderBy: byOrder });
+}
+
+export async function getCollection(ctx: Ctx, slug: string): Promise<CollectionWithFields> {
+  authorize(ctx, 'read');
+  return findCollection(ctx.db, ctx.project.id, slug);
+}
+
+/** POST /collections: `{ name, slug, is_singleton?, fields? }`, fields may carry group `children`. */
+export async function createCollection(ctx: Ctx, input: unknown): Promise<CollectionWithFields> {
+  authorize(ctx, 'admin');
+  const bag = new ErrorBag();
+  const parsed = createInput.safeParse(input ?? {});
+  if (!parsed.success) bagZod(bag, parsed.error);
+  const rawFields = parsed.success ? (parsed.data.fields ?? []) : [];
+  const drafts = rawFields.map((f, i) => parseFieldDoc(f, bag, { path: `fields.${i}.`, inGroup: false, allowChildren: true }));
+  checkSiblings(drafts, bag, 'fields.');
+  bag.throwIfAny();
+  const { name, slug, is_singleton } = parsed.data!;
+  const top = drafts as FieldDraft[];
+  for (const d of top) d.parentFieldId = null;
+
+  return schemaChange(ctx, async (tx) => {
+    await assertSlugFree(tx, ctx.project.id, slug);
+    const last = await tx.collection.aggregate({ where: { projectId: ctx.project.id }, _max: { order: true } });
+    const c = await tx.collection.create({
+      data: { projectId: ctx.project.id, name, slug, isSingleton: is_singleton ?? false, order: (last._max.order ?? -1) + 1 },
+    });
+    const refs = top.flatMap((d, i) => [
+      { draft: d, key: `fields.${i}.` },
+      ...d.children.map((child, j) => ({ draft: child, key: `fields.${i}.children.${j}.` })),
+    ]);
+    const relBag = new ErrorBag();
+    await resolveRelationTargets(tx, ctx.project.id, refs, relBag, { id: c.id, slug, name });
+    relBag.throwIfAny();
+    const fields = await insertFields(tx, c.id, top, null, 0, { clearLeftovers: false });
+    return { ...c, fields };
+  });
+}
+
+/** PUT /collections/{slug}: `{ name, slug }`, both required. Relations store ids, so a rename needs no rewrite. */
+export async function updateCollection(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
+  authorize(ctx, 'admin');
+  await findCollection(ctx.db, ctx.project.id, slug);
+  const data = parseOrThrow(updateInput, input);
+  return schemaChange(ctx, async (tx) => {
+    const current = await findCollection(tx, ctx.project.id, slug);
+    await assertSlugFree(tx, ctx.project.id, data.slug, current.id);
+    const c = await tx.collection.update({ where: { id: current.id }, data: { name: data.name, slug: data.slug } });
+    return { ...c, fields: current.fields };
+  });
+}
+
+/**
+ * DELETE /collections/{slug} with body `{ slug }` repeating the path slug (a guard against deleting
+ * the wrong collection). Fields, entries, versions and webhook links go with it (FK cascades);
+ * relation fields of other collections that pointed here leave the schema too, since every value
+ * they could hold is gone.
+ */
+export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): Promise<void> {
+  authorize(ctx, 'admin');
+  await findCollection(ctx.db, ctx.project.id, slug);
+  const confirm = (body as { slug?: unknown } | null | undefined)?.slug;
+  if (confirm !== slug) {
+    throw validationFailed({ slug: ['The collection slug does not match.'] }, 'The collection slug does not match.');
+  }
+  await schemaChange(ctx, async (tx) => {
+    const c = await findCollection(tx, ctx.project.id, slug);
+    await tx.$executeRaw`
+      UPDATE fields SET deleted_at = now(), updated_at = now()
+      WHERE deleted_at IS NULL AND type = 'relation'
+        AND options -> 'relation' -> 'collection' = to_jsonb(${c.id}::int)
+        AND collection_id IN (SELECT id FROM collections WHERE project_id = ${ctx.project.id} AND id <> ${c.id})`;
+    await tx.collection.delete({ where: { id: c.id } });
+  });
+}
+
+/** POST /collections/reorder: `{ collections: [{ uuid, order }] }`; unknown uuids are skipped. */
+export async function reorderCollections(ctx: Ctx, input: unknown): Promise<{ message: string }> {
+  authorize(ctx, 'admin');
+  const { collections } = parseOrThrow(reorderInput, input);
+  await schemaChange(ctx, async (tx) => {
+    for (const item of collections) {
+      if (!UUID_RE.test(item.uuid)) continue;
+      await tx.collection.updateMany({ where: { projectId: ctx.project.id, uuid: item.uuid.toLowerCase() }, data: { order: item.order } });
+    }
+  });
+  return { message: 'Collections reordered successfully.' };
+}

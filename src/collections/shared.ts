@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Collection, Field } from '../db/generated/prisma/client.ts';
+import { Prisma, type Tx } from '../db/client.ts';
+import type { Ctx } from '../context.ts';
+import { ErrorBag, notFound, validationFailed } from '../errors.ts';
+import { bumpSchemaRevision } from './schema-revision.ts';
+
+export type CollectionWithFields = Collection & { fields: Field[] };
+
+export const liveFields = { fields: { where: { deletedAt: null } } } as const;
+
+/** Zod issues into the bag under Laravel keys. */
+export function bagZod(bag: ErrorBag, err: z.ZodError, prefix = ''): void {
+  for (const issue of err.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
+    const text = issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? 'This value is required.' : issue.message;
+    bag.add(key, text);
+  }
+}
+
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) {
+    const bag = new ErrorBag();
+    bagZod(bag, parsed.error);
+    bag.throwIfAny();
+  }
+  return parsed.data as z.output<T>;
+}
+
+/** A live collection of the project by slug with its live fields, or 404 `Collection not found.` */
+export async function findCollection(db: Tx, projectId: number, slug: string): Promise<CollectionWithFields> {
+  const c = await db.collection.findUnique({ where: { projectId_slug: { projectId, slug } }, include: liveFields });
+  if (!c) throw notFound('Collection not found.');
+  return c;
+}
+
+/** Runs a schema change: one transaction that bumps the revision first; ctx.project follows it. */
+export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      ctx.project = await bumpSchemaRevision(tx, ctx.project.id);
+      return fn(tx);
+    });
+  } catch (err) {
+    // The project row lock makes this unreachable in practice; kept so a race can never be a 500.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw validationFailed({ slug: ['The slug has already been taken.'] });
+    }
+    throw err;
+  }
+}
+

@@ -1,0 +1,105 @@
+import { defineRoutes } from './route.ts';
+import {
+  createCollection,
+  createField,
+  deleteCollection,
+  deleteField,
+  getCollection,
+  listCollections,
+  reorderCollections,
+  reorderFields,
+  serializeCollection,
+  serializeField,
+  updateCollection,
+  updateField,
+} from '../collections/operations.ts';
+
+/** Collections and fields admin (facts §3.1). Reads need `read`, everything else `admin`. */
+export const collectionRoutes = defineRoutes([
+  {
+    method: 'GET',
+    url: '/api/collections',
+    ability: 'read',
+    summary: 'List collections (ordered by `order`), each with its fields',
+    tags: ['collections'],
+    handler: async (ctx) => ({ body: (await listCollections(ctx)).map((c) => serializeCollection(c, { withFields: true })) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/collections',
+    ability: 'admin',
+    summary: 'Create a collection, optionally with fields (groups may carry `children`)',
+    tags: ['collections'],
+    handler: async (ctx, { body }) => ({ status: 201, body: serializeCollection(await createCollection(ctx, body), { withFields: true }) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/collections/reorder',
+    ability: 'admin',
+    summary: 'Reorder collections: `{ collections: [{ uuid, order }] }`',
+    tags: ['collections'],
+    handler: async (ctx, { body }) => ({ body: await reorderCollections(ctx, body) }),
+  },
+  {
+    method: 'GET',
+    url: '/api/collections/:slug',
+    ability: 'read',
+    summary: 'Get a collection with its fields',
+    tags: ['collections'],
+    handler: async (ctx, { params }) => ({ body: serializeCollection(await getCollection(ctx, params.slug), { withFields: true }) }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/collections/:slug',
+    ability: 'admin',
+    summary: 'Rename a collection or change its slug: `{ name, slug }`',
+    tags: ['collections'],
+    handler: async (ctx, { params, body }) => ({ body: serializeCollection(await updateCollection(ctx, params.slug, body)) }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/collections/:slug',
+    ability: 'admin',
+    summary: 'Delete a collection with its fields and entries; body `{ slug }` must repeat the path slug',
+    tags: ['collections'],
+    handler: async (ctx, { params, body }) => {
+      await deleteCollection(ctx, params.slug, body);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/collections/:slug/fields',
+    ability: 'admin',
+    summary: 'Add a field (use `parent_field_id` to add it to a group)',
+    tags: ['fields'],
+    handler: async (ctx, { params, body }) => ({ status: 201, body: serializeField(await createField(ctx, params.slug, body)) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/collections/:slug/fields/reorder',
+    ability: 'admin',
+    summary: 'Reorder fields: `{ fields: [{ uuid, order }] }`',
+    tags: ['fields'],
+    handler: async (ctx, { params, body }) => ({ body: await reorderFields(ctx, params.slug, body) }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/collections/:slug/fields/:fieldUuid',
+    ability: 'admin',
+    summary: 'Replace a field document (type, label and name required)',
+    tags: ['fields'],
+    handler: async (ctx, { params, body }) => ({ body: serializeField(await updateField(ctx, params.slug, params.fieldUuid, body)) }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/collections/:slug/fields/:fieldUuid',
+    ability: 'admin',
+    summary: 'Soft-delete a field (a group takes its children with it)',
+    tags: ['fields'],
+    handler: async (ctx, { params }) => {
+      await deleteField(ctx, params.slug, params.fieldUuid);
+      return { status: 204 };
+    },
+  },
+]);
