@@ -1,7 +1,10 @@
-import type { Prisma } from '../db/client.ts';
-import type { Tx } from '../db/client.ts';
-import type { CollectionSchema } from '../collections/model.ts';
-import { validationFailed } from '../errors.ts';
+import type { Prisma, Tx } from '../db/client.ts';
+import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
+import { compileNode } from './compile.ts';
+import { parseWhere, type CollectionLoader } from './parse.ts';
+
+export type { WhereNode } from './ast.ts';
+export { LIMITS as WHERE_LIMITS } from './ast.ts';
 
 export interface WhereOptions {
   db: Tx;
@@ -13,14 +16,29 @@ export interface WhereOptions {
   alias: string;
 }
 
+/** Loads relation targets of the same project, once per compile. */
+function collectionLoader(db: Tx, projectId: number): CollectionLoader {
+  const cache = new Map<number, Promise<CollectionSchema | null>>();
+  return (id) => {
+    let hit = cache.get(id);
+    if (!hit) {
+      hit = db.collection
+        .findFirst({ where: { id, projectId }, include: { fields: { where: { deletedAt: null } } } })
+        .then((c) => (c ? buildCollectionSchema(c, c.fields) : null));
+      cache.set(id, hit);
+    }
+    return hit;
+  };
+}
+
 /**
  * Compiles a `where` filter (the qs-parsed object of `where[...]` or the GraphQL input, normalised to
  * the same shape) into a SQL condition over `alias`. Field names map to known fields only; every value
- * is a bound parameter. Throws a 422 AppError naming the offending key.
- *
- * (Issue 5 replaces this placeholder with the full operator set.)
+ * is a bound parameter. Throws a 422 AppError naming the offending key. Returns null for no filter.
+ * The semantics of every operator per field type are documented in docs/filtering.md.
  */
-export async function compileWhere(where: unknown, _opts: WhereOptions): Promise<Prisma.Sql | null> {
-  if (where === undefined || where === null || (typeof where === 'object' && Object.keys(where).length === 0)) return null;
-  throw validationFailed({ where: ['Filtering is not available yet.'] });
+export async function compileWhere(where: unknown, opts: WhereOptions): Promise<Prisma.Sql | null> {
+  const ast = await parseWhere(where, opts.collection, collectionLoader(opts.db, opts.projectId));
+  if (!ast) return null;
+  return compileNode(ast, { db: opts.db, projectId: opts.projectId, column: opts.column, alias: opts.alias });
 }

@@ -1,0 +1,177 @@
+import { Prisma, type Tx } from '../db/client.ts';
+import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, WhereNode } from './ast.ts';
+import {
+  FALSE,
+  allOf,
+  anyOf,
+  compareDates,
+  compareOrdered,
+  compareValue,
+  documentLikePattern,
+  instantPrimitives,
+  isNegative,
+  likePattern,
+  negate,
+  type Operand,
+} from './operators.ts';
+
+type Sql = Prisma.Sql;
+const { sql, raw, join } = Prisma;
+
+export interface CompileEnv {
+  db: Tx;
+  projectId: number;
+  column: 'data' | 'published_data';
+  /** SQL alias of the entries row being filtered. */
+  alias: string;
+}
+
+/** How many related entries a nested relation filter inlines as UUIDs before it falls back to a subquery. */
+const RELATED_INLINE_LIMIT = 100;
+/** Alias of the related entries in a nested relation filter (one level deep, so one alias suffices). */
+const RELATED_ALIAS = 'filter_rel';
+/** Trigram indexes need at least three characters; shorter patterns skip the document prefilter. */
+const TRIGRAM_MIN = 3;
+
+const ALIAS_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function columnRef(env: CompileEnv, column: string): Sql {
+  if (!ALIAS_RE.test(env.alias)) throw new Error(`invalid SQL alias ${env.alias}`);
+  return raw(`"${env.alias}"."${column}"`);
+}
+
+export async function compileNode(node: WhereNode, env: CompileEnv): Promise<Sql> {
+  switch (node.kind) {
+    case 'and':
+      return allOf(await Promise.all(node.items.map((n) => compileNode(n, env))));
+    case 'or':
+      return anyOf(await Promise.all(node.items.map((n) => compileNode(n, env))));
+    case 'related':
+      return compileRelated(node, env);
+    case 'cond':
+      return node.target.kind === 'core' ? compileCore(node, env) : compileField(node, env);
+  }
+}
+
+function signed(op: Condition['op'], positive: Sql): Sql {
+  return isNegative(op) ? negate(positive) : positive;
+}
+
+function compileCore(c: Condition, env: CompileEnv): Sql {
+  if (c.target.kind !== 'core') throw new Error('not a core condition');
+  const column = c.target.column;
+  const x = columnRef(env, column);
+  if (c.op === 'null') return sql`${x} IS NULL`;
+  if (c.op === 'not_null') return sql`${x} IS NOT NULL`;
+  switch (c.target.valueKind) {
+    case 'number': {
+      // Integer literals stay integers so the primary key index applies.
+      const vals = (c.values as string[]).map((v) => (/^-?\d{1,9}$/.test(v) ? sql`${Number(v)}::int` : sql`${v}::numeric`));
+      return signed(c.op, compareOrdered(x, c.op, vals));
+    }
+    case 'uuid':
+      return signed(c.op, compareOrdered(x, c.op, (c.values as string[]).map((v) => sql`${v}::uuid`)));
+    case 'state':
+      return signed(c.op, compareOrdered(sql`${x}::text`, c.op, (c.values as string[]).map((v) => sql`${v}`)));
+    case 'instant':
+      return signed(c.op, compareDates(instantPrimitives, x, x, c.op, c.values as DateValue[]));
+    default:
+      if (c.op === 'like') return sql`${x} ILIKE ${likePattern(c.values[0] as string)}`;
+      return signed(c.op, compareOrdered(x, c.op, (c.values as string[]).map((v) => sql`${v}`)));
+  }
+}
+
+/** Containment of `{ name: value }` (or `{ name: [value] }` for arrays): the form the GIN index serves. */
+function contains(env: CompileEnv, name: string, jsonValue: string, asArray: boolean): Sql {
+  const doc = `{${JSON.stringify(name)}:${asArray ? `[${jsonValue}]` : jsonValue}}`;
+  return sql`${columnRef(env, env.column)} @> ${doc}::jsonb`;
+}
+
+async function compileField(c: Condition, env: CompileEnv): Promise<Sql> {
+  if (c.target.kind !== 'field') throw new Error('not a field condition');
+  const { field, valueKind: kind, repeatable, multiple } = c.target;
+  const col = columnRef(env, env.column);
+  const json = sql`(${col} -> ${field.name}::text)`;
+  const text = sql`(${col} ->> ${field.name}::text)`;
+  // No value: key missing, JSON null, or an empty list.
+  const isEmpty = sql`COALESCE(${json} IN ('null'::jsonb, '[]'::jsonb), TRUE)`;
+  if (c.op === 'null') return isEmpty;
+  if (c.op === 'not_null') return negate(isEmpty);
+
+  const arrayShaped = repeatable || multiple;
+  const eqLike = c.op === 'eq' || c.op === 'not' || c.op === 'in' || c.op === 'not_in';
+  if (kind === 'reference') {
+    const uuids = await resolveReferences(env, c, c.values as ReferenceValue[]);
+    return signed(c.op, anyOf(uuids.map((u) => contains(env, field.name, JSON.stringify(u), multiple))));
+  }
+  if (eqLike && (kind === 'text' || kind === 'tags' || kind === 'number' || kind === 'boolean' || kind === 'day')) {
+    const literal = (v: FilterValue): string => (kind === 'number' || kind === 'boolean' ? (v as string) : JSON.stringify(kind === 'day' ? (v as { day: string }).day : v));
+    return signed(c.op, anyOf(c.values.map((v) => contains(env, field.name, literal(v), arrayShaped))));
+  }
+
+  let positive: Sql;
+  if (arrayShaped) {
+    // Any element matches. A scalar left over from before the field became repeatable counts as one element.
+    const el: Operand = { json: sql`filter_el.v`, text: sql`(filter_el.v #>> '{}')` };
+    const elements = sql`CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} WHEN jsonb_typeof(${json}) <> 'null' THEN jsonb_build_array(${json}) END`;
+    positive = sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${elements}) AS filter_el(v) WHERE ${compareValue(kind, el, c.op, c.values)})`;
+  } else {
+    positive = compareValue(kind, { json, text }, c.op, c.values);
+  }
+  if (c.op === 'like') {
+    const needle = c.values[0] as string;
+    if (needle.length >= TRIGRAM_MIN) positive = allOf([sql`(${col}::text) ILIKE ${documentLikePattern(needle)}`, positive]);
+  }
+  return signed(c.op, positive);
+}
+
+/** UUIDs of the referenced entries/assets; numeric ids are looked up in the project (unknown ids drop out). */
+async function resolveReferences(env: CompileEnv, c: Condition, values: ReferenceValue[]): Promise<string[]> {
+  const uuids = values.flatMap((v) => ('uuid' in v ? [v.uuid] : []));
+  const ids = values.flatMap((v) => ('id' in v ? [v.id] : []));
+  if (ids.length === 0 || c.target.kind !== 'field') return uuids;
+  const field = c.target.field;
+  let rows: Array<{ uuid: string }>;
+  if (field.type === 'media') {
+    rows = await env.db.$queryRaw<Array<{ uuid: string }>>(
+      sql`SELECT uuid::text AS uuid FROM assets WHERE project_id = ${env.projectId} AND id IN (${join(ids)}) AND deleted_at IS NULL`,
+    );
+  } else {
+    const target = field.options.relation?.collection;
+    const scope = typeof target === 'number' ? sql` AND collection_id = ${target}` : sql``;
+    rows = await env.db.$queryRaw<Array<{ uuid: string }>>(
+      sql`SELECT uuid::text AS uuid FROM entries WHERE project_id = ${env.projectId} AND id IN (${join(ids)}) AND deleted_at IS NULL${scope}`,
+    );
+  }
+  return [...uuids, ...rows.map((r) => r.uuid)];
+}
+
+/**
+ * `where[author][name][like]=ann`. The related entries are found first (in the same state column
+ * as the outer read, so published reads match published values of the targets); up to
+ * RELATED_INLINE_LIMIT of them become a UUID containment test the GIN index serves, more fall
+ * back to a semi-join subquery.
+ */
+async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
+  const innerEnv: CompileEnv = { ...env, alias: RELATED_ALIAS };
+  const inner = await compileNode(node.filter, innerEnv);
+  const r = raw(RELATED_ALIAS);
+  const scope = allOf([
+    sql`${r}.project_id = ${env.projectId}`,
+    sql`${r}.collection_id = ${node.target.id}`,
+    sql`${r}.deleted_at IS NULL`,
+    ...(env.column === 'published_data' ? [sql`${r}.published_data IS NOT NULL`] : []),
+    inner,
+  ]);
+  const rows = await env.db.$queryRaw<Array<{ uuid: string }>>(
+    sql`SELECT ${r}.uuid::text AS uuid FROM entries ${r} WHERE ${scope} LIMIT ${RELATED_INLINE_LIMIT + 1}`,
+  );
+  const name = node.field.name;
+  const multiple = node.field.options.relation?.type === 2;
+  if (rows.length === 0) return FALSE;
+  if (rows.length <= RELATED_INLINE_LIMIT) return anyOf(rows.map((row) => contains(env, name, JSON.stringify(row.uuid), multiple)));
+  const col = columnRef(env, env.column);
+  const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
+  if (!multiple) return sql`(${col} ->> ${name}::text) IN (${related})`;
+  return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
+}
