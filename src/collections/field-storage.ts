@@ -31,7 +31,7 @@ async function rewrite(tx: Tx, collectionId: number, parent: string | null, from
       continue;
     }
     // Group values are an object, or an array of objects when the group is repeatable.
-    const g = `${col} -> $4::text`;
+    const g = `(${col} -> $4::text)`;
     await tx.$executeRawUnsafe(
       `UPDATE entries SET ${col} = jsonb_set(${col}, ARRAY[$4::text], CASE jsonb_typeof(${g})
           WHEN 'object' THEN ${rekey(g)}
