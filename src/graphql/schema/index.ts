@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import './project.ts';
+import './collection.ts';
 
 /** The core (generic) schema: every type file registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });
