@@ -28,7 +28,7 @@ const cache = new LRUCache<string, string>({
 export function renderMarkdown(markdown: string): string {
   const hit = cache.get(markdown);
   if (hit !== undefined) return hit;
-  const html = sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }), ALLOWED);
+  const html = sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }), ALLOWED).trim();
   cache.set(markdown, html);
   return html;
 }

@@ -2,10 +2,11 @@ import type { RouteDef } from './route.ts';
 import { projectRoutes } from './project-routes.ts';
 import { collectionRoutes } from './collection-routes.ts';
 import { versionRoutes } from './version-routes.ts';
+import { contentRoutes } from './content-routes.ts';
 
 /**
  * The REST route table. The router, the OpenAPI document and the authorization-matrix test all read
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...projectRoutes, ...collectionRoutes, ...versionRoutes];
+export const allRoutes: RouteDef[] = [...projectRoutes, ...collectionRoutes, ...versionRoutes, ...contentRoutes];

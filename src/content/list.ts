@@ -1,0 +1,106 @@
+import { Prisma } from '../db/client.ts';
+import { authorize, type Ctx } from '../context.ts';
+import { ErrorBag, notFound } from '../errors.ts';
+import { loadCollectionBySlug } from '../collections/model.ts';
+import { compileWhere } from '../filtering/index.ts';
+import { selectEntries } from './rows.ts';
+import { compileSort } from './sort.ts';
+import { serializeEntries, serializeEntry } from './serialize.ts';
+import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
+import type { EntryResource, ReadState } from './types.ts';
+
+/** Rows a list without `paginate` returns at most (with or without `limit`). */
+export const MAX_LIST_ROWS = 1000;
+/** Largest `paginate` page size; larger values are capped. */
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListQuery {
+  state: ReadState;
+  locale?: string;
+  where?: unknown;
+  sort?: unknown;
+  /** Page size: switches to a paginated result. */
+  paginate?: number;
+  page?: number;
+  limit?: number;
+  offset?: number;
+  count?: boolean;
+  first?: boolean;
+  timestamps?: boolean;
+  exclude?: string[];
+}
+
+export type ListResult =
+  | { kind: 'count'; count: number }
+  | { kind: 'one'; entry: EntryResource }
+  | { kind: 'page'; data: EntryResource[]; total: number; page: number; perPage: number }
+  | { kind: 'array'; data: EntryResource[] };
+
+/** The REST query string (facts §2.3) as a ListQuery; malformed numbers are a 422 naming the parameter. */
+export function parseListQuery(q: Record<string, unknown>): ListQuery {
+  const bag = new ErrorBag();
+  const query: ListQuery = {
+    state: parseState(q.state),
+    locale: firstString(q.locale)?.toLowerCase(),
+    where: q.where,
+    sort: firstString(q.sort),
+    paginate: parsePositiveInt(bag, 'paginate', q.paginate),
+    page: parsePositiveInt(bag, 'page', q.page),
+    limit: parsePositiveInt(bag, 'limit', q.limit),
+    offset: parsePositiveInt(bag, 'offset', q.offset, { min: 0 }),
+    count: isFlag(q.count),
+    first: isFlag(q.first),
+    timestamps: isFlag(q.timestamps),
+    exclude: parseList(q.exclude),
+  };
+  bag.throwIfAny();
+  return query;
+}
+
+/**
+ * Lists entries of a collection. One SQL statement selects the page of rows (filters, sort and paging in
+ * the database; served by the (collection_id, locale, state, id) index), one more counts when paginating,
+ * then the page is serialized with batched loads. Singletons return their one entry for the locale
+ * (default locale when omitted) and ignore paging, count and first.
+ */
+export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult> {
+  authorize(ctx, 'read');
+  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const column = query.state === 'draft' ? 'data' : 'published_data';
+  const readOpts = { state: query.state, timestamps: query.timestamps, exclude: query.exclude };
+  const locale = query.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
+
+  const conds: Prisma.Sql[] = [Prisma.sql`e.collection_id = ${collection.id}`, Prisma.sql`e.deleted_at IS NULL`];
+  if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
+  if (query.state === 'published') conds.push(Prisma.sql`e.state = 'published' AND e.published_version_id IS NOT NULL`);
+  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e' });
+  if (filter) conds.push(filter);
+  const where = Prisma.join(conds, ' AND ');
+
+  if (query.count && !collection.isSingleton) {
+    const [{ count }] = await ctx.db.$queryRaw<Array<{ count: number }>>(Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${where}`);
+    return { kind: 'count', count };
+  }
+  const order = compileSort(query.sort, collection, column);
+
+  if (collection.isSingleton || query.first) {
+    const [row] = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT 1`);
+    if (!row) throw notFound('Entry not found.');
+    return { kind: 'one', entry: await serializeEntry(ctx, collection, row, readOpts) };
+  }
+
+  if (query.paginate !== undefined) {
+    const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
+    const page = query.page ?? 1;
+    const [rows, [{ total }]] = await Promise.all([
+      selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`),
+      ctx.db.$queryRaw<Array<{ total: number }>>(Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${where}`),
+    ]);
+    return { kind: 'page', data: await serializeEntries(ctx, collection, rows, readOpts), total, page, perPage };
+  }
+
+  const limit = Math.min(query.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
+  const offset = query.limit !== undefined ? (query.offset ?? 0) : 0;
+  const rows = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+  return { kind: 'array', data: await serializeEntries(ctx, collection, rows, readOpts) };
+}

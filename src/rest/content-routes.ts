@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { defineRoutes, type RestInput } from './route.ts';
+import type { Ctx } from '../context.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../content/operations.ts';
+import { linkTranslation } from '../content/translations.ts';
+import { listEntries, parseListQuery } from '../content/list.ts';
+import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
+import { laravelPage } from '../content/paginator.ts';
+
+const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
+const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();
+
+/** Request path for paginator links; absolute when PUBLIC_URL is configured. */
+export function requestPath(ctx: Ctx, input: RestInput): string {
+  const path = input.raw.url.split('?')[0];
+  return `${(ctx.services.config.PUBLIC_URL ?? '').replace(/\/$/, '')}${path}`;
+}
+
+/** Entry routes (facts §2.1). They end in `/api/:collection...` catch-alls, so they go last in the table. */
+export const contentRoutes = defineRoutes([
+  {
+    method: 'GET',
+    url: '/api/:collection',
+    ability: 'read',
+    summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
+    tags: ['entries'],
+    handler: async (ctx, input) => {
+      const result = await listEntries(ctx, input.params.collection, parseListQuery(input.query));
+      switch (result.kind) {
+        case 'count':
+          return { body: { count: result.count } };
+        case 'one':
+          return { body: result.entry };
+        case 'array':
+          return { body: result.data };
+        case 'page':
+          return { body: laravelPage(result.data, { ...result, path: requestPath(ctx, input), query: input.query }) };
+      }
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/:collection',
+    ability: 'create',
+    summary: 'Create an entry ({ data, locale?, state? }); state=published publishes on create',
+    tags: ['entries'],
+    body: writeBody,
+    handler: async (ctx, { params, body, query }) => ({
+      status: 201,
+      body: await createEntry(ctx, params.collection, body as z.infer<typeof writeBody>, { timestamps: isFlag(query.timestamps) }),
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/:collection/:uuid',
+    ability: 'read',
+    summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
+    tags: ['entries'],
+    handler: async (ctx, { params, query }) => ({
+      body: await getEntry(ctx, params.collection, params.uuid, {
+        ...parseReadOptions(query),
+        locale: firstString(query.locale),
+        translationLocale: firstString(query.translation_locale),
+      }),
+    }),
+  },
+  {
+    method: 'PUT',
+    url: '/api/:collection/:uuid',
+    ability: 'update',
+    summary: 'Replace every custom field of an entry from data (missing fields are cleared)',
+    tags: ['entries'],
+    body: writeBody,
+    handler: async (ctx, { params, body, query }) => ({
+      body: await updateEntry(ctx, params.collection, params.uuid, body as z.infer<typeof writeBody>, 'replace', { timestamps: isFlag(query.timestamps) }),
+    }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/:collection/:uuid',
+    ability: 'update',
+    summary: 'Update only the fields sent in data',
+    tags: ['entries'],
+    body: writeBody,
+    handler: async (ctx, { params, body, query }) => ({
+      body: await updateEntry(ctx, params.collection, params.uuid, body as z.infer<typeof writeBody>, 'patch', { timestamps: isFlag(query.timestamps) }),
+    }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/:collection/:uuid',
+    ability: 'delete',
+    summary: 'Delete an entry (soft; ?force=1 deletes for good)',
+    tags: ['entries'],
+    handler: async (ctx, { params, query }) => ({ body: await deleteEntry(ctx, params.collection, params.uuid, isFlag(query.force)) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/link-translation',
+    ability: 'update',
+    summary: 'Link another entry of the collection as a translation ({ translation_entry_uuid })',
+    tags: ['entries'],
+    body: linkBody,
+    handler: async (ctx, { params, body }) => ({ body: await linkTranslation(ctx, params.collection, params.uuid, body as z.infer<typeof linkBody>) }),
+  },
+]);
