@@ -8,7 +8,7 @@ import {
   compareOrdered,
   compareValue,
   documentLikePattern,
-  instantPrimitives,
+  timestampPrimitives,
   isNegative,
   likePattern,
   negate,
@@ -74,7 +74,7 @@ function compileCore(c: Condition, env: CompileEnv): Sql {
     case 'state':
       return signed(c.op, compareOrdered(sql`${x}::text`, c.op, (c.values as string[]).map((v) => sql`${v}`)));
     case 'instant':
-      return signed(c.op, compareDates(instantPrimitives, x, x, c.op, c.values as DateValue[]));
+      return signed(c.op, compareDates(timestampPrimitives, x, x, c.op, c.values as DateValue[]));
     default:
       if (c.op === 'like') return sql`${x} ILIKE ${likePattern(c.values[0] as string)}`;
       return signed(c.op, compareOrdered(x, c.op, (c.values as string[]).map((v) => sql`${v}`)));

@@ -39,9 +39,6 @@ export function documentLikePattern(value: string): string {
 /** Numeric view of a JSONB value; non-numbers are NULL so a stray string never raises a cast error. */
 export const numericOf = (x: Operand): Sql => sql`(CASE WHEN jsonb_typeof(${x.json}) = 'number' THEN (${x.text})::numeric END)`;
 
-/** Timestamp view of a stored date-time string (NULL when it does not parse; see the filter migration). */
-export const instantOf = (text: Sql): Sql => sql`filter_try_timestamptz(${text})`;
-
 /**
  * Comparison primitives for date-like values. A filter value is either an instant or a whole day;
  * against date-times a day stands for the UTC interval [day 00:00, next day 00:00).
@@ -64,19 +61,27 @@ function dayBounds(v: DateValue): { lo: string; hi: string | null } {
   return { lo: `${v.day}T00:00:00.000Z`, hi: next.toISOString() };
 }
 
-/** For timestamptz expressions (core timestamps, date fields with time). */
-export const instantPrimitives: DatePrimitives = {
-  geLower: (x, v) => sql`${x} >= ${dayBounds(v).lo}::timestamptz`,
-  ltLower: (x, v) => sql`${x} < ${dayBounds(v).lo}::timestamptz`,
-  leUpper: (x, v) => {
-    const b = dayBounds(v);
-    return b.hi ? sql`${x} < ${b.hi}::timestamptz` : sql`${x} <= ${b.lo}::timestamptz`;
-  },
-  gtUpper: (x, v) => {
-    const b = dayBounds(v);
-    return b.hi ? sql`${x} >= ${b.hi}::timestamptz` : sql`${x} > ${b.lo}::timestamptz`;
-  },
-};
+/**
+ * For instants: core timestamp columns (bound as timestamptz) and date-time field values, which the
+ * write path stores as canonical UTC ISO strings (`2024-05-01T10:00:00.000Z`) whose text order is
+ * time order, so they compare as text and a plain expression index serves them.
+ */
+function instantPrimitivesOf(bind: (iso: string) => Sql): DatePrimitives {
+  return {
+    geLower: (x, v) => sql`${x} >= ${bind(dayBounds(v).lo)}`,
+    ltLower: (x, v) => sql`${x} < ${bind(dayBounds(v).lo)}`,
+    leUpper: (x, v) => {
+      const b = dayBounds(v);
+      return b.hi ? sql`${x} < ${bind(b.hi)}` : sql`${x} <= ${bind(b.lo)}`;
+    },
+    gtUpper: (x, v) => {
+      const b = dayBounds(v);
+      return b.hi ? sql`${x} >= ${bind(b.hi)}` : sql`${x} > ${bind(b.lo)}`;
+    },
+  };
+}
+export const timestampPrimitives = instantPrimitivesOf((iso) => sql`${iso}::timestamptz`);
+const isoTextPrimitives = instantPrimitivesOf((iso) => sql`${iso}`);
 
 const dayOf = (v: DateValue): string => ('day' in v ? v.day : v.at.slice(0, 10));
 
@@ -160,18 +165,15 @@ export function compareValue(kind: ValueKind, x: Operand, op: Operator, values: 
       return anyOf(values.map((v) => sql`${x.json} @> ${v as string}::jsonb`));
     case 'day':
       return compareDates(dayPrimitives, x.text, x.text, op, values as DateValue[]);
-    case 'instant': {
-      const ts = instantOf(x.text);
-      return compareDates(instantPrimitives, ts, ts, op, values as DateValue[]);
-    }
+    case 'instant':
+      return compareDates(isoTextPrimitives, x.text, x.text, op, values as DateValue[]);
     case 'day_range': {
       const start = sql`(${x.json} ->> 'start')`;
       return compareDates(dayPrimitives, start, sql`COALESCE(${x.json} ->> 'end', ${start})`, op, values as DateValue[]);
     }
     case 'instant_range': {
-      const start = instantOf(sql`(${x.json} ->> 'start')`);
-      const end = instantOf(sql`COALESCE(${x.json} ->> 'end', ${x.json} ->> 'start')`);
-      return compareDates(instantPrimitives, start, end, op, values as DateValue[]);
+      const start = sql`(${x.json} ->> 'start')`;
+      return compareDates(isoTextPrimitives, start, sql`COALESCE(${x.json} ->> 'end', ${start})`, op, values as DateValue[]);
     }
     default:
       throw new Error(`${kind} values are compiled elsewhere`);

@@ -31,7 +31,7 @@ export interface FilterWorld {
  */
 export async function filterWorld(
   collections: Array<{ slug: string; fields: FieldSpec[] | ((ids: Record<string, number>) => FieldSpec[]) }>,
-  seed: (ctx: { ids: Record<string, number>; entries: FilterWorld['entries']; assets: FilterWorld['assets'] }) => Array<{ slug: string; entries: SeedEntry[] }>,
+  seed: (ctx: { ids: Record<string, number>; entries: FilterWorld['entries']; assets: FilterWorld['assets'] }) => Array<{ slug: string; entries: SeedEntry[] | (() => SeedEntry[]) }>,
   opts: { embedded?: boolean; assets?: string[] } = {},
 ): Promise<FilterWorld> {
   const t = await startTestApp({ embedded: opts.embedded });
@@ -54,7 +54,7 @@ export async function filterWorld(
   const names = new Map<number, string>();
   // Seeding runs in stages so later entries can reference earlier ones by uuid.
   for (const group of seed({ ids: collectionIds, entries, assets })) {
-    for (const e of group.entries) {
+    for (const e of typeof group.entries === 'function' ? group.entries() : group.entries) {
       const row = await db.entry.create({
         data: {
           projectId: project.id,
