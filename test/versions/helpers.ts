@@ -38,7 +38,7 @@ export async function patchEntry(t: TestApp, p: TestProject, slug: string, uuid:
   if (res.status === 404 && res.body?.message === 'Not found.') {
     // TEMP until the entries route lands
     const row = await entryRow(t, uuid);
-    return t.database.prisma.entry.update({ where: { uuid }, data: { data: { ...(row.data as object), ...data }, isDraftDirty: true } });
+    return t.database.prisma.entry.update({ where: { uuid }, data: { data: { ...(row.data as object), ...data } as object, isDraftDirty: true } });
   }
   if (res.status !== 200) throw new Error(`patch failed: ${res.status} ${res.text}`);
   return res.body;
