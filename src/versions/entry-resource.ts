@@ -1,31 +1,15 @@
 import type { Entry } from '../db/generated/prisma/client.ts';
-import type { Tx } from '../db/client.ts';
+import type { PrismaClient, Tx } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Ctx } from '../context.ts';
-
-export type EntryState = 'draft' | 'published';
+import { serializeEntry, type EntryResource, type ReadState } from '../content/serialize.ts';
 
 /**
- * The entry resource (facts §2.5) that publish/unpublish/revert return and put in their events.
- * Placeholder until src/content/serialize.ts lands: write-shape fields without password values.
+ * The entry resource that publish/unpublish/revert return and put in their events, serialized inside
+ * the transaction: its loaders must read through `tx` (to see the new pointer and to avoid waiting on
+ * a second pool connection while this one holds the entry lock), so they get a fresh memo.
  */
-export async function entryResource(
-  _tx: Tx,
-  _ctx: Ctx,
-  collection: CollectionSchema,
-  entry: Entry,
-  state: EntryState,
-): Promise<Record<string, unknown>> {
-  const source = ((state === 'published' ? entry.publishedData : entry.data) ?? {}) as Record<string, unknown>;
-  const fields: Record<string, unknown> = {};
-  for (const f of collection.fields) {
-    if (f.type === 'password' || f.options.hiddenInAPI) continue;
-    fields[f.name] = Object.hasOwn(source, f.name) ? source[f.name] : null;
-  }
-  return {
-    uuid: entry.uuid,
-    locale: entry.locale,
-    published_at: entry.publishedAt ? entry.publishedAt.toISOString() : null,
-    fields,
-  };
+export async function entryResource(tx: Tx, ctx: Ctx, collection: CollectionSchema, entry: Entry, state: ReadState): Promise<EntryResource> {
+  const inTx: Ctx = { ...ctx, db: tx as PrismaClient, memo: new Map() };
+  return serializeEntry(inTx, collection, entry, { state });
 }

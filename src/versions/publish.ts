@@ -11,6 +11,7 @@ import { fetchVersions } from './queries.ts';
 import { restoreDraft, type SkippedReference } from './restore.ts';
 import type { VersionRecord } from './serialize.ts';
 import { entryResource } from './entry-resource.ts';
+import type { EntryResource } from '../content/serialize.ts';
 
 /**
  * Publish, unpublish and revert all serialise on the entry row lock. Under a burst on one entry the
@@ -24,13 +25,13 @@ export interface PublishResult {
   entry: Entry;
   version: VersionRecord;
   /** The entry resource as returned and as sent in the event. */
-  resource: Record<string, unknown>;
+  resource: EntryResource;
 }
 
 export interface UnpublishResult {
   collection: CollectionSchema;
   entry: Entry;
-  resource: Record<string, unknown>;
+  resource: EntryResource;
   /** false when the entry was not published (nothing changed, no event). */
   changed: boolean;
 }
