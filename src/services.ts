@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { Redis } from 'ioredis';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+import { createWebhookRuntime, type WebhookRuntime } from './webhooks/runtime.ts';
 
 /**
  * Process-wide dependencies, created once at start and handed to every request context.
@@ -17,6 +18,8 @@ export interface Services {
   /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
   redis?: Redis;
   rateLimiter: RateLimiter;
+  /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
+  webhooks: WebhookRuntime;
   /** Closes everything this process opened, in reverse order. */
   close(): Promise<void>;
   /** Hooks run by close(); domains register theirs as they start. */
@@ -40,6 +43,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     database,
     redis,
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
+    webhooks: createWebhookRuntime({ config, database, log }),
     onClose: [],
     async close() {
       for (const fn of services.onClose.reverse()) await fn().catch((err) => log.error({ err }, 'close hook failed'));
@@ -47,5 +51,6 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       await database.close();
     },
   };
+  services.onClose.push(() => services.webhooks.close());
   return services;
 }

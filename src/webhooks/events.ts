@@ -18,3 +18,7 @@ export const AUTH_EVENTS = [
 export const EVENT_NAMES = [...CONTENT_EVENTS, ...AUTH_EVENTS] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export type ContentEventName = (typeof CONTENT_EVENTS)[number];
+export type AuthEventName = (typeof AUTH_EVENTS)[number];
+
+/** Test event sent by `POST /api/webhooks/{uuid}/ping`; not subscribable. */
+export const PING_EVENT = 'webhook.ping';

@@ -1,6 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
-import type { ContentEventName } from './events.ts';
+import type { AuthEventName, ContentEventName } from './events.ts';
+import { OUTBOX_CHANNEL } from './dispatcher.ts';
 
 export interface ContentEventInput {
   event: ContentEventName;
@@ -40,4 +41,25 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       } as object,
     })),
   });
+  await announce(tx, ctx);
+}
+
+/**
+ * An `auth.*` event (project end-user flows). `data` becomes the body's event-specific fields, e.g.
+ * `{ user: { uuid, email } }`. Auth events only reach webhooks whose sources include `api`.
+ */
+export async function emitAuthEvent(tx: Tx, ctx: Ctx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
+  await tx.outboxEvent.create({
+    data: { projectId: ctx.project.id, event, source: 'api', collectionId: null, entryUuid: null, payload: data as object },
+  });
+  await announce(tx, ctx);
+}
+
+/**
+ * NOTIFY inside the transaction is delivered when it commits (and dropped if it rolls back), so
+ * dispatchers on every replica wake exactly when the rows become visible.
+ */
+async function announce(tx: Tx, ctx: Ctx): Promise<void> {
+  await tx.$executeRawUnsafe(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+  ctx.services.webhooks?.outboxWritten();
 }

@@ -1,0 +1,109 @@
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+import type { DeliveryStore } from './store.ts';
+
+/** Channel the outbox writers notify at commit (src/webhooks/outbox.ts). */
+export const OUTBOX_CHANNEL = 'cms_webhook_outbox';
+const BATCH = 500;
+
+/**
+ * Moves committed outbox rows into deliveries and hands their ids on (queue or in-process runner).
+ * Wakes on NOTIFY (sent by the writing transaction, so it arrives at commit), on an in-process nudge
+ * (PGlite, where there is no second connection to LISTEN on) and on a fallback poll, so a lost
+ * notification only costs one poll interval. Runs are serialised per process; several processes
+ * may run at once (SKIP LOCKED splits the rows between them).
+ */
+export class OutboxDispatcher {
+  private running = false;
+  private again = false;
+  private closed = false;
+  private timer?: NodeJS.Timeout;
+  private listener?: pg.Client;
+  private reconnectTimer?: NodeJS.Timeout;
+  private current: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly onDispatched: (deliveryIds: string[]) => Promise<void>,
+    private readonly pollIntervalMs: number,
+    private readonly log: Logger,
+    private readonly listenUrl?: string,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.listenUrl) await this.listen();
+    this.timer = setInterval(() => this.wake(), this.pollIntervalMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Runs a dispatch pass now, or right after the one in progress. */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.current = this.drain().finally(() => {
+      this.running = false;
+      if (this.again && !this.closed) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        const { events, deliveryIds } = await this.store.dispatchBatch(BATCH);
+        if (deliveryIds.length) await this.onDispatched(deliveryIds);
+        if (events < BATCH || this.closed) return;
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'webhook dispatch failed; will retry');
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.listenUrl });
+    client.on('notification', () => this.wake());
+    client.on('error', (err) => {
+      this.log.warn({ err: err.message }, 'outbox listener lost its connection');
+      this.scheduleReconnect(client);
+    });
+    client.on('end', () => this.scheduleReconnect(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      this.listener = client;
+      // Anything committed while no one listened is picked up now.
+      this.wake();
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not LISTEN for outbox events; polling only until it can');
+      this.scheduleReconnect(client);
+    }
+  }
+
+  private scheduleReconnect(client: pg.Client): void {
+    if (this.closed || this.reconnectTimer) return;
+    if (this.listener === client) this.listener = undefined;
+    client.end().catch(() => {});
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closed) void this.listen();
+    }, 2000);
+    this.reconnectTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    await this.current;
+    const l = this.listener;
+    this.listener = undefined;
+    await l?.end().catch(() => {});
+  }
+}

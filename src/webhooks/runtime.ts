@@ -1,0 +1,140 @@
+import type { Services } from '../services.ts';
+import { OutboxDispatcher } from './dispatcher.ts';
+import { WebhookHttpSender } from './http-sender.ts';
+import { LocalDeliveryRunner } from './local-runner.ts';
+import { webhookOptions, type WebhookOptions } from './options.ts';
+import { DeliveryProcessor } from './processor.ts';
+import { DeliveryQueue } from './queue.ts';
+import { DeliveryStore } from './store.ts';
+
+/**
+ * The webhook delivery machinery of one process. Every process can enqueue (admin operations do);
+ * `start()` turns the process into a deliverer: dispatcher + BullMQ worker + sweeper with Redis, or
+ * dispatcher + in-process runner without it, plus the retention cleanup. API replicas start it
+ * unless WORKER_IN_PROCESS=false; `npm run worker` starts nothing else.
+ */
+export interface WebhookRuntime {
+  /** Mutable until `start()` (tests inject a DNS resolver, a queue prefix, short intervals). */
+  readonly options: WebhookOptions;
+  readonly mode: 'queue' | 'local';
+  readonly started: boolean;
+  /** Called by outbox writers inside their transaction. */
+  outboxWritten(): void;
+  /** Makes deliveries that are due now reach a deliverer promptly (ping, redeliver, dispatch). */
+  enqueue(deliveryIds: string[]): Promise<void>;
+  start(): Promise<void>;
+  /** One retention pass (also run periodically once started). */
+  cleanup(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export function createWebhookRuntime(services: Pick<Services, 'config' | 'database' | 'log'>): WebhookRuntime {
+  return new Runtime(services);
+}
+
+class Runtime implements WebhookRuntime {
+  readonly options: WebhookOptions;
+  readonly mode: 'queue' | 'local';
+  started = false;
+  private readonly store: DeliveryStore;
+  private readonly log: Services['log'];
+  private queue?: DeliveryQueue;
+  private sender?: WebhookHttpSender;
+  private dispatcher?: OutboxDispatcher;
+  private runner?: LocalDeliveryRunner;
+  private timers: NodeJS.Timeout[] = [];
+  private closing?: Promise<void>;
+
+  constructor(private readonly services: Pick<Services, 'config' | 'database' | 'log'>) {
+    this.options = webhookOptions(services.config);
+    this.mode = services.config.REDIS_URL ? 'queue' : 'local';
+    this.store = new DeliveryStore(services.database);
+    this.log = services.log.child({ component: 'webhooks' });
+  }
+
+  outboxWritten(): void {
+    // PostgreSQL wakes dispatchers through NOTIFY at commit. PGlite has no second connection to
+    // listen on; its dispatcher query queues behind the open transaction, so a nudge now is enough.
+    if (this.services.database.kind === 'pglite' && this.dispatcher) setImmediate(() => this.dispatcher?.wake());
+  }
+
+  async enqueue(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    if (this.mode === 'queue') {
+      this.queue ??= new DeliveryQueue(this.services.config.REDIS_URL!, this.options, this.log);
+      await this.queue.enqueue(deliveryIds);
+    } else {
+      // Without Redis the table is the queue: a running runner here claims them now, any other
+      // process on its next poll.
+      this.runner?.kick();
+    }
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const opts = this.options;
+    this.sender = new WebhookHttpSender(
+      () => ({ allowHttp: opts.allowHttp, allowPrivateNetworks: opts.allowPrivateNetworks }),
+      () => opts.resolveHost,
+    );
+    const processor = new DeliveryProcessor(this.store, this.sender, opts, this.log);
+    if (this.mode === 'queue') {
+      this.queue ??= new DeliveryQueue(this.services.config.REDIS_URL!, opts, this.log);
+      this.queue.startWorker(processor);
+      this.every(opts.sweepIntervalMs, () => this.sweep());
+    } else {
+      this.runner = new LocalDeliveryRunner(this.store, processor, opts, this.log);
+      this.runner.start();
+    }
+    this.dispatcher = new OutboxDispatcher(
+      this.store,
+      (ids) => this.enqueue(ids),
+      opts.pollIntervalMs,
+      this.log,
+      this.services.database.kind === 'postgres' ? this.services.config.DATABASE_URL : undefined,
+    );
+    await this.dispatcher.start();
+    this.every(opts.cleanupIntervalMs, () => this.cleanup().then(() => undefined));
+    this.log.info({ mode: this.mode, concurrency: opts.concurrency }, 'webhook delivery started');
+  }
+
+  /** Re-enqueues deliveries Redis lost or never got (it was down, a process died between steps). */
+  private async sweep(): Promise<void> {
+    const ids = await this.store.overdue(this.options.sweepGraceMs, 1000);
+    if (ids.length) {
+      this.log.debug({ deliveries: ids.length }, 're-enqueueing overdue webhook deliveries');
+      await this.queue?.enqueue(ids);
+    }
+  }
+
+  async cleanup(): Promise<Record<string, number>> {
+    const deleted = await this.store.cleanup(this.options);
+    if (Object.values(deleted).some((n) => n > 0)) this.log.info({ deleted }, 'webhook retention cleanup');
+    return deleted;
+  }
+
+  private every(ms: number, fn: () => Promise<void>): void {
+    let busy = false;
+    const t = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      fn()
+        .catch((err) => this.log.warn({ err: (err as Error).message }, 'webhook background task failed'))
+        .finally(() => (busy = false));
+    }, ms);
+    t.unref();
+    this.timers.push(t);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const t of this.timers) clearInterval(t);
+      await this.dispatcher?.close();
+      await this.runner?.close();
+      await this.queue?.close();
+      this.sender?.close();
+    })();
+    return this.closing;
+  }
+}
