@@ -6,6 +6,7 @@ import { errorHandler, zodToAppError } from './error-handler.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
+import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -61,7 +62,10 @@ export async function buildServer(services: Services): Promise<FastifyInstance> 
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
 
-  for (const route of allRoutes) registerRoute(app, services, route);
+  // Upload routes live in their own scope so only they get the multipart parser.
+  const scoped = new Set(multipartRoutes);
+  for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, services, route);
+  await app.register((scope) => mountMultipartRoutes(scope, services, registerRoute));
   await mountGraphql(app, services);
   return app;
 }
