@@ -35,7 +35,23 @@ interface LockedEntry {
  * unless a live field of another type has taken its name.
  */
 export async function mintVersion(tx: Tx, ctx: Ctx, entryId: number): Promise<EntryVersion> {
-  const rows = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
+  const [version] = await mintVersions(tx, ctx, [entryId]);
+  return version;
+}
+
+/**
+ * `mintVersion` for many entries at once (bulk publish) with the same guarantees and a constant
+ * number of statements: one locking SELECT, one INSERT of every version, one UPDATE of every entry,
+ * at most one retention DELETE. Rows are locked in id order, so batches over overlapping entries
+ * (and single publishes, and bulk updates, which lock in the same order) queue instead of
+ * deadlocking. Returns one version per input id, in input order; an id given twice is published
+ * once. Any id that is missing, soft-deleted or of another project is a 404 before anything is written.
+ */
+export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promise<EntryVersion[]> {
+  const ids = [...new Set(entryIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return [];
+  // ORDER BY sits below the row-locking step in the plan, so rows are locked in id order.
+  const locked = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
     SELECT e.id, e.locale, e.translation_group_id, e.last_version_number,
       e.data - COALESCE((
         SELECT array_agg(DISTINCT f.name) FROM fields f
@@ -46,54 +62,67 @@ export async function mintVersion(tx: Tx, ctx: Ctx, entryId: number): Promise<En
               AND g.name = f.name AND g.type <> 'password')
       ), '{}'::text[]) AS fields
     FROM entries e
-    WHERE e.id = ${entryId} AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
+    WHERE e.id = ANY(${ids}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
+    ORDER BY e.id
     FOR UPDATE OF e`);
-  const entry = rows[0];
-  if (!entry) throw notFound('Entry not found.');
+  if (locked.length !== ids.length) throw notFound('Entry not found.');
 
-  const versionNumber = entry.last_version_number + 1;
   const now = new Date();
-  const snapshot: Snapshot = {
-    fields: entry.fields,
-    meta: { locale: entry.locale, translation_group_id: entry.translation_group_id },
-  };
-  const version = await tx.entryVersion.create({
-    data: {
-      entryId,
-      versionNumber,
-      locale: entry.locale,
-      translationGroupId: entry.translation_group_id,
-      snapshot: snapshot as unknown as Prisma.InputJsonValue,
-      publishedAt: now,
-      createdByTokenId: tokenIdOf(ctx),
-    },
+  const createdByTokenId = tokenIdOf(ctx);
+  const created = await tx.entryVersion.createManyAndReturn({
+    data: locked.map((entry) => {
+      const snapshot: Snapshot = {
+        fields: entry.fields,
+        meta: { locale: entry.locale, translation_group_id: entry.translation_group_id },
+      };
+      return {
+        entryId: entry.id,
+        versionNumber: entry.last_version_number + 1,
+        locale: entry.locale,
+        translationGroupId: entry.translation_group_id,
+        snapshot: snapshot as unknown as Prisma.InputJsonValue,
+        publishedAt: now,
+        createdByTokenId,
+      };
+    }),
+  });
+  const byEntry = new Map(created.map((v) => [v.entryId, v]));
+  const pointers = locked.map((entry) => {
+    const version = byEntry.get(entry.id)!;
+    return { id: entry.id, fields: entry.fields, version_id: version.id, number: version.versionNumber };
   });
   await tx.$executeRaw(Prisma.sql`
-    UPDATE entries SET
+    UPDATE entries AS e SET
       state = 'published',
-      published_data = ${JSON.stringify(entry.fields)}::jsonb,
-      published_version_id = ${version.id},
-      published_version_number = ${versionNumber},
-      last_version_number = ${versionNumber},
+      published_data = v.fields,
+      published_version_id = v.version_id,
+      published_version_number = v.number,
+      last_version_number = v.number,
       is_draft_dirty = false,
-      published_at = COALESCE(published_at, ${now}),
+      published_at = COALESCE(e.published_at, ${now}),
       updated_at = ${now}
-    WHERE id = ${entryId}`);
+    FROM jsonb_to_recordset(${JSON.stringify(pointers)}::jsonb) AS v(id int, fields jsonb, version_id int, number int)
+    WHERE e.id = v.id`);
 
-  await pruneVersions(tx, ctx.project.plan, entryId, version);
-  return version;
+  await pruneVersions(tx, ctx.project.plan, created);
+  return entryIds.map((id) => byEntry.get(id)!);
 }
 
 /**
- * Keeps the newest `RETENTION[plan]` versions. Numbers are gapless below the last minted one (only
- * this function deletes versions, always from the bottom), so "number <= newest - keep" is exactly
- * the oldest surplus — and it uses the (entry_id, version_number) index. The just-minted current
- * version is excluded by id as well, so no plan value can ever prune it.
+ * Keeps the newest `RETENTION[plan]` versions of each entry. Numbers are gapless below the last minted
+ * one (only this function deletes versions, always from the bottom), so "number <= newest - keep" is
+ * exactly the oldest surplus — and it uses the (entry_id, version_number) index. The just-minted
+ * current versions are excluded by id as well, so no plan value can ever prune them.
  */
-async function pruneVersions(tx: Tx, plan: Plan, entryId: number, current: EntryVersion): Promise<void> {
+async function pruneVersions(tx: Tx, plan: Plan, current: EntryVersion[]): Promise<void> {
   const keep = RETENTION[plan];
   if (keep === null) return;
+  const floors = current
+    .map((v) => ({ entry_id: v.entryId, current_id: v.id, floor: v.versionNumber - keep }))
+    .filter((f) => f.floor >= 1);
+  if (floors.length === 0) return;
   await tx.$executeRaw(Prisma.sql`
-    DELETE FROM entry_versions
-    WHERE entry_id = ${entryId} AND id <> ${current.id} AND version_number <= ${current.versionNumber - keep}`);
+    DELETE FROM entry_versions AS v
+    USING jsonb_to_recordset(${JSON.stringify(floors)}::jsonb) AS p(entry_id int, current_id int, floor int)
+    WHERE v.entry_id = p.entry_id AND v.id <> p.current_id AND v.version_number <= p.floor`);
 }

@@ -28,18 +28,12 @@ export async function setupCollections(t: TestApp, p: TestProject): Promise<{ po
 /** Creates a draft entry through the public API (POST /api/{collection}). */
 export async function createEntry(t: TestApp, p: TestProject, slug: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await t.request({ method: 'POST', url: `/api/${slug}`, headers: p.headers, body: { data, ...extra } });
-  if (res.status === 404 && res.body?.message === 'Not found.') return insertEntry(t, p, slug, data); // TEMP until the entries route lands
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body.uuid as string;
 }
 
 export async function patchEntry(t: TestApp, p: TestProject, slug: string, uuid: string, data: Record<string, unknown>) {
   const res = await t.request({ method: 'PATCH', url: `/api/${slug}/${uuid}`, headers: p.headers, body: { data } });
-  if (res.status === 404 && res.body?.message === 'Not found.') {
-    // TEMP until the entries route lands
-    const row = await entryRow(t, uuid);
-    return t.database.prisma.entry.update({ where: { uuid }, data: { data: { ...(row.data as object), ...data } as object, isDraftDirty: true } });
-  }
   if (res.status !== 200) throw new Error(`patch failed: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -53,10 +47,4 @@ export async function createAsset(t: TestApp, projectId: number, name = 'a.png')
 
 export async function entryRow(t: TestApp, uuid: string) {
   return t.database.prisma.entry.findUniqueOrThrow({ where: { uuid } });
-}
-
-async function insertEntry(t: TestApp, p: TestProject, slug: string, data: Record<string, unknown>): Promise<string> {
-  const c = await t.database.prisma.collection.findFirstOrThrow({ where: { projectId: p.id, slug } });
-  const e = await t.database.prisma.entry.create({ data: { projectId: p.id, collectionId: c.id, locale: 'en', data: data as object } });
-  return e.uuid;
 }

@@ -33,6 +33,41 @@ for (const embedded of [false, true]) {
       expect(row.publishedAt).not.toBeNull();
     });
 
+    it('published reads stay on the last publish while the draft moves; unpublish hides the entry', async () => {
+      const uuid = await createEntry(t, p, 'posts', { title: 'Stable', views: 1 });
+      const get = (query = '') => t.request({ method: 'GET', url: url(uuid, query), headers: p.headers });
+      const listTitles = async (state: string) =>
+        ((await t.request({ method: 'GET', url: `/api/posts?state=${state}`, headers: p.headers })).body as Array<{ uuid: string; fields: { title: string } }>)
+          .filter((e) => e.uuid === uuid)
+          .map((e) => e.fields.title);
+      expect((await get()).status).toBe(404);
+      expect(await listTitles('published')).toEqual([]);
+
+      await t.request({ method: 'POST', url: url(uuid, '/publish'), headers: p.headers });
+      await patchEntry(t, p, 'posts', uuid, { title: 'Edited draft', views: 2 });
+      expect((await get()).body.fields).toMatchObject({ title: 'Stable', views: 1 });
+      expect((await get('?state=draft')).body.fields).toMatchObject({ title: 'Edited draft', views: 2 });
+      expect(await listTitles('published')).toEqual(['Stable']);
+      expect(await listTitles('draft')).toEqual(['Edited draft']);
+
+      await t.request({ method: 'POST', url: url(uuid, '/publish'), headers: p.headers });
+      expect((await get()).body.fields).toMatchObject({ title: 'Edited draft', views: 2 });
+      expect(await listTitles('published')).toEqual(['Edited draft']);
+
+      await t.request({ method: 'POST', url: url(uuid, '/unpublish'), headers: p.headers });
+      expect((await get()).status).toBe(404);
+      expect(await listTitles('published')).toEqual([]);
+      expect((await get('?state=draft')).body.fields.title).toBe('Edited draft');
+    });
+
+    it('create with state=published is version 1 of the same numbering', async () => {
+      const uuid = await createEntry(t, p, 'posts', { title: 'Born published' }, { state: 'published' });
+      const list = await t.request({ method: 'GET', url: url(uuid, '/versions'), headers: p.headers });
+      expect(list.body.data.map((v: { version_number: number; is_current_published: boolean }) => [v.version_number, v.is_current_published])).toEqual([[1, true]]);
+      const next = await t.request({ method: 'POST', url: url(uuid, '/publish'), headers: p.headers });
+      expect(next.body.message).toBe('Content published as v2.');
+    });
+
     it('lists versions newest first, without snapshots, with creator and exactly one current', async () => {
       const uuid = await createEntry(t, p, 'posts', { title: 'List me' });
       const publisher = await p.tokenWith(['update']);
