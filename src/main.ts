@@ -1,10 +1,18 @@
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 import { buildServer } from './http/server.ts';
+import { demoBanner, seedDemo } from './seed/demo.ts';
+
+/** Where a developer on this machine reaches the server (PUBLIC_URL wins when set). */
+function baseUrl(config: Config, address: string): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
+  const port = new URL(address).port || String(config.PORT);
+  return `http://localhost:${port}`;
+}
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -16,11 +24,18 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.LOG_LEVEL);
   const services = await createServices(config, log);
+  const seed = config.SEED_DEMO ? await seedDemo(services) : null;
   const app = await buildServer(services);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  log.info({ address }, 'listening');
+  const url = baseUrl(config, address);
+  log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
+  if (seed) process.stderr.write(`\n${demoBanner(seed, url)}\n\n`);
+  else process.stderr.write(`GraphiQL: ${url}/graphql\n`);
 
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down');
     await app.close();
     await services.close();

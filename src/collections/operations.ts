@@ -18,7 +18,7 @@ export { createField, updateField, deleteField, reorderFields } from './field-op
 export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql'] as const;
 
 export type { CollectionWithFields } from './shared.ts';
-export { findCollection } from './shared.ts';
+export { findCollection, joinTransaction } from './shared.ts';
 const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
 
 const slugSchema = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Collection, Field } from '../db/generated/prisma/client.ts';
-import { Prisma, type Tx } from '../db/client.ts';
+import { Prisma, type PrismaClient, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { bumpSchemaRevision } from './schema-revision.ts';
@@ -35,8 +35,22 @@ export async function findCollection(db: Tx, projectId: number, slug: string): P
   return c;
 }
 
+const IN_TRANSACTION = 'collections:in-transaction';
+
+/**
+ * A context whose operations join the caller's transaction instead of opening their own (seeding a
+ * whole content model atomically). Prisma cannot nest interactive transactions on every adapter.
+ */
+export function joinTransaction(ctx: Ctx, tx: Tx): Ctx {
+  return { ...ctx, db: tx as PrismaClient, memo: new Map([[IN_TRANSACTION, true]]) };
+}
+
 /** Runs a schema change: one transaction that bumps the revision first; ctx.project follows it. */
 export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (ctx.memo.get(IN_TRANSACTION)) {
+    ctx.project = await bumpSchemaRevision(ctx.db, ctx.project.id);
+    return fn(ctx.db);
+  }
   try {
     return await ctx.db.$transaction(async (tx) => {
       ctx.project = await bumpSchemaRevision(tx, ctx.project.id);

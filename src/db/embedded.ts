@@ -1,21 +1,91 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client.ts';
-import type { Database } from './client.ts';
+import { openPostgres, type Database } from './client.ts';
+import { claimDataDir, type OwnerInfo } from './embedded-owner.ts';
 import type { Logger } from '../logger.ts';
 
+export interface EmbeddedOptions {
+  /** Connections this process opens to the PGlite socket. */
+  poolSize?: number;
+  /** Connections the owner's socket server accepts from all processes together (its own pool included). */
+  maxConnections?: number;
+  /** How long a starting process waits for a live owner's socket. */
+  waitMs?: number;
+}
+
+const socketUrl = (info: OwnerInfo) =>
+  `postgresql://postgres@localhost:${info.port}/postgres?host=${encodeURIComponent(info.socketDir)}`;
+
 /**
- * Embedded PostgreSQL (PGlite) kept on disk in DATA_DIR. Only one process may open a PGlite
- * directory; see src/db/embedded-owner.ts for how other processes reach it while a server runs.
+ * Embedded PostgreSQL (PGlite) kept on disk in DATA_DIR/pglite. The first process claims the
+ * directory (src/db/embedded-owner.ts) and serves PGlite on a unix socket; later processes connect
+ * through it. The owner's own queries go through that socket as well: pglite-socket multiplexes
+ * connections onto PGlite's single session and keeps each open transaction exclusive to its
+ * connection, which direct calls on the PGlite object would bypass (a client's statement could
+ * land inside the owner's transaction or the other way round).
  */
-export async function openEmbedded(dataDir: string, _log: Logger): Promise<Database> {
-  const dir = resolve(dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
-  return embeddedDatabase(pglite);
+export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedOptions = {}): Promise<Database> {
+  const claim = await claimDataDir(dataDir, { waitMs: opts.waitMs });
+  const poolSize = opts.poolSize ?? 4;
+  if (claim.role === 'client') {
+    log.info({ owner: claim.info.pid, socket: claim.info.socketDir }, 'embedded database: connecting through the owning process');
+    return { ...openPostgres(socketUrl(claim.info), poolSize), kind: 'pglite' };
+  }
+
+  let pglite: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  const cleanupAfterFailure = async () => {
+    await server?.stop().catch(() => {});
+    await pglite?.close().catch(() => {});
+    claim.release();
+  };
+  try {
+    const dir = resolve(dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
+    mkdirSync(claim.info.socketDir, { recursive: true });
+    const socketPath = join(claim.info.socketDir, `.s.PGSQL.${claim.info.port}`);
+    // A socket file left by a crashed owner would make listen() fail with EADDRINUSE.
+    rmSync(socketPath, { force: true });
+    server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: opts.maxConnections ?? 64 });
+    await server.start();
+  } catch (err) {
+    await cleanupAfterFailure();
+    throw err;
+  }
+  log.info({ dir: resolve(dataDir), socket: claim.info.socketDir }, 'embedded database: this process owns the data directory');
+
+  const inner = openPostgres(socketUrl(claim.info), poolSize);
+  const ownedServer = server;
+  const ownedPglite = pglite;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    try {
+      claim.release();
+    } catch {
+      /* already gone */
+    }
+  };
+  // An owner killed by a signal still clears its claim; a SIGKILL leaves it for takeover.
+  process.once('exit', release);
+  return {
+    ...inner,
+    kind: 'pglite',
+    async close() {
+      await inner.close();
+      await ownedServer.stop();
+      await ownedPglite.close();
+      process.removeListener('exit', release);
+      release();
+    },
+  };
 }
 
 /** In-memory PGlite, for tests of the embedded path. */
