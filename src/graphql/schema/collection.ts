@@ -112,12 +112,14 @@ function fieldDoc(f: FieldInputShape): Record<string, unknown> {
 
 builder.queryFields((t) => ({
   collections: t.field({
+    extensions: { ability: 'read' },
     type: [CollectionType],
     description: 'Collections of the project in order, with their fields.',
     resolve: async (_root, _args, context) =>
       (await listCollections(await context.auth())).map((c) => serializeCollection(c, { withFields: true })),
   }),
   collection: t.field({
+    extensions: { ability: 'read' },
     type: CollectionType,
     args: { slug: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => serializeCollection(await getCollection(await context.auth(), args.slug), { withFields: true }),
@@ -126,6 +128,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createCollection: t.field({
+    extensions: { ability: 'admin' },
     type: CollectionType,
     args: { input: t.arg({ type: CreateCollectionInput, required: true }) },
     resolve: async (_root, { input }, context) => {
@@ -134,12 +137,14 @@ builder.mutationFields((t) => ({
     },
   }),
   updateCollection: t.field({
+    extensions: { ability: 'admin' },
     type: CollectionType,
     args: { slug: t.arg.string({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_root, { slug, input }, context) =>
       serializeCollection(await updateCollection(await context.auth(), slug, input), { withFields: true }),
   }),
   deleteCollection: t.boolean({
+    extensions: { ability: 'admin' },
     description: 'Deletes the collection with its fields and entries. confirmSlug must repeat slug.',
     args: { slug: t.arg.string({ required: true }), confirmSlug: t.arg.string({ required: true }) },
     resolve: async (_root, { slug, confirmSlug }, context) => {
@@ -148,6 +153,7 @@ builder.mutationFields((t) => ({
     },
   }),
   reorderCollections: t.field({
+    extensions: { ability: 'admin' },
     type: [CollectionType],
     description: 'Sets collection order; unknown uuids are skipped. Returns the collections in their new order.',
     args: { items: t.arg({ type: [OrderItemInput], required: true }) },
@@ -158,11 +164,13 @@ builder.mutationFields((t) => ({
     },
   }),
   createField: t.field({
+    extensions: { ability: 'admin' },
     type: CollectionFieldType,
     args: { collection: t.arg.string({ required: true, description: 'Collection slug.' }), input: t.arg({ type: FieldInput, required: true }) },
     resolve: async (_root, { collection, input }, context) => serializeField(await createField(await context.auth(), collection, fieldDoc(input))),
   }),
   updateField: t.field({
+    extensions: { ability: 'admin' },
     type: CollectionFieldType,
     args: {
       collection: t.arg.string({ required: true }),
@@ -173,6 +181,7 @@ builder.mutationFields((t) => ({
       serializeField(await updateField(await context.auth(), collection, uuid, fieldDoc(input))),
   }),
   deleteField: t.boolean({
+    extensions: { ability: 'admin' },
     args: { collection: t.arg.string({ required: true }), uuid: t.arg.string({ required: true }) },
     resolve: async (_root, { collection, uuid }, context) => {
       await deleteField(await context.auth(), collection, uuid);
@@ -180,6 +189,7 @@ builder.mutationFields((t) => ({
     },
   }),
   reorderFields: t.field({
+    extensions: { ability: 'admin' },
     type: CollectionType,
     description: 'Sets field order within the collection; unknown uuids are skipped. Returns the collection.',
     args: { collection: t.arg.string({ required: true }), items: t.arg({ type: [OrderItemInput], required: true }) },

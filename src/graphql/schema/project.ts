@@ -18,6 +18,7 @@ builder.queryField('project', (t) =>
   t.field({
     type: ProjectType,
     description: 'The project selected by the project-id header.',
+    extensions: { ability: 'read' },
     resolve: async (_root, _args, context) => getProject(await context.auth()),
   }),
 );
@@ -25,16 +26,19 @@ builder.queryField('project', (t) =>
 builder.mutationFields((t) => ({
   addProjectLocale: t.field({
     type: ProjectType,
+    extensions: { ability: 'admin' },
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => addLocale(await context.auth(), args.locale),
   }),
   removeProjectLocale: t.field({
     type: ProjectType,
+    extensions: { ability: 'admin' },
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => removeLocale(await context.auth(), args.locale),
   }),
   setDefaultProjectLocale: t.field({
     type: ProjectType,
+    extensions: { ability: 'admin' },
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => setDefaultLocale(await context.auth(), args.locale),
   }),
