@@ -30,14 +30,13 @@ export class DeliveryQueue {
 
   private getQueue(): Queue<DeliveryJob> {
     if (!this.queue) {
-      // Fail fast while Redis is down instead of buffering adds in memory: the deliveries are safe
-      // in PostgreSQL and the sweeper enqueues them once Redis is back.
-      this.queueConnection = new Redis(this.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      // While Redis is down, adds fail after one reconnect attempt instead of piling up in memory:
+      // the deliveries are safe in PostgreSQL and the sweeper enqueues them once Redis is back.
+      this.queueConnection = new Redis(this.redisUrl, { maxRetriesPerRequest: 1 });
       this.queueConnection.on('error', (err) => this.log.debug({ err: err.message }, 'webhook queue connection error'));
       this.queue = new Queue<DeliveryJob>(this.opts.queueName, {
         connection: this.queueConnection,
         prefix: this.opts.queuePrefix,
-        skipWaitingForReady: true,
         defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
       });
       this.queue.on('error', (err) => this.log.debug({ err: err.message }, 'webhook queue error'));

@@ -1,0 +1,221 @@
+import http from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { REDIS_URL } from '../helpers/pg.ts';
+import { createCollection } from '../helpers/fixtures.ts';
+import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
+import { emitContentEvents, type ContentEventInput } from '../../src/webhooks/outbox.ts';
+import type { ContentEventName } from '../../src/webhooks/events.ts';
+import type { WebhookOptions } from '../../src/webhooks/options.ts';
+
+export interface Received {
+  /** Path and query the request was sent to. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  json: Record<string, any>;
+  at: number;
+}
+
+export type Responder = (r: Received) => { status: number; body?: string; delayMs?: number } | Promise<{ status: number; body?: string; delayMs?: number }>;
+
+/** A webhook receiver on 127.0.0.1 that keeps every request's raw body. */
+export async function startReceiver(responder: Responder = () => ({ status: 200, body: 'ok' })) {
+  const received: Received[] = [];
+  let respond = responder;
+  const waiters = new Set<() => void>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let json: Record<string, any> = {};
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        /* kept raw */
+      }
+      const r: Received = { path: req.url ?? '', headers: req.headers, raw, json, at: Date.now() };
+      received.push(r);
+      for (const w of waiters) w();
+      const answer = await respond(r);
+      if (answer.delayMs) await new Promise((ok) => setTimeout(ok, answer.delayMs));
+      if (res.destroyed) return;
+      res.writeHead(answer.status, { 'content-type': 'text/plain' });
+      res.end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    setResponder(r: Responder) {
+      respond = r;
+    },
+    /** Resolves once `pred` holds over the received requests. */
+    async until(pred: (rs: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
+      await waitFor(() => pred(received), timeoutMs, () => `receiver got ${received.length} requests`);
+      return received;
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+export async function waitFor(pred: () => boolean | Promise<boolean>, timeoutMs = 20_000, describe?: () => string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await pred()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting${describe ? `: ${describe()}` : ''}`);
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+}
+
+export const uniquePrefix = () => `twh${process.pid}${Math.random().toString(36).slice(2, 8)}`;
+
+/** Test-speed delivery settings: fast polls and retries, a private BullMQ prefix. */
+export function fastOptions(extra: Partial<WebhookOptions> = {}): Partial<WebhookOptions> {
+  return {
+    queuePrefix: uniquePrefix(),
+    pollIntervalMs: 100,
+    sweepIntervalMs: 300,
+    sweepGraceMs: 300,
+    retryBaseMs: 30,
+    retryMaxMs: 200,
+    leaseMs: 3000,
+    lockDurationMs: 2000,
+    stalledIntervalMs: 1000,
+    timeoutMs: 2000,
+    ...extra,
+  };
+}
+
+/** Deletes a test's BullMQ keys from the shared Redis. */
+export async function dropQueueKeys(prefix: string, redisUrl = REDIS_URL): Promise<void> {
+  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    r.disconnect();
+  }
+}
+
+export interface WebhookTestEnv {
+  t: TestApp;
+  p: TestProject;
+  /** Creates a webhook through the API (201 expected). */
+  hook(body: Record<string, unknown>): Promise<{ uuid: string; [k: string]: any }>;
+  /** Writes content events to the outbox the way the content operations do. */
+  emit(events: Array<Partial<ContentEventInput> & { event: ContentEventName }>, opts?: { source?: EventSource; collection?: { id: number; uuid: string; slug: string } }): Promise<void>;
+  collection: { id: number; uuid: string; slug: string };
+  other: { id: number; uuid: string; slug: string };
+  logs(uuid: string, query?: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+/**
+ * An app with HTTP and private addresses allowed (the receiver is on 127.0.0.1), delivery running
+ * in this process (BullMQ on the shared Redis with a private prefix when `redis`), two collections.
+ */
+export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; options?: Partial<WebhookOptions>; start?: boolean; env?: Record<string, string> } = {}): Promise<WebhookTestEnv> {
+  const t = await startTestApp({
+    embedded: opts.embedded,
+    env: {
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...(opts.redis ? { REDIS_URL } : {}),
+      ...opts.env,
+    },
+  });
+  Object.assign(t.services.webhooks.options, fastOptions(opts.options));
+  const p = await t.project();
+  const posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
+  const pages = await createCollection(t.database.prisma, p.id, { slug: 'pages', fields: [{ name: 'title', type: 'text' }] });
+  const project = await t.database.prisma.project.findUniqueOrThrow({ where: { id: p.id } });
+  if (opts.start !== false) await t.services.webhooks.start();
+  const ctxFor = (source: EventSource): Ctx => ({ ...systemCtx(t.services, project), source });
+  const collection = { id: posts.id, uuid: posts.uuid, slug: posts.slug };
+  return {
+    t,
+    p,
+    collection,
+    other: { id: pages.id, uuid: pages.uuid, slug: pages.slug },
+    async hook(body) {
+      const res = await t.request({ method: 'POST', url: '/api/webhooks', headers: p.headers, body });
+      if (res.status !== 201) throw new Error(`webhook create failed: ${res.status} ${res.text}`);
+      return res.body;
+    },
+    async emit(events, o = {}) {
+      const ctx = ctxFor(o.source ?? 'api');
+      await t.database.prisma.$transaction((tx) =>
+        emitContentEvents(
+          tx,
+          ctx,
+          events.map((e, i) => ({
+            collection: o.collection ?? collection,
+            entryUuid: e.entryUuid ?? crypto.randomUUID(),
+            locale: 'en',
+            ...(e.event === 'content.deleted' ? {} : { entry: e.entry ?? { uuid: e.entryUuid, fields: { title: `t${i}` } } }),
+            ...e,
+          })),
+        ),
+      );
+    },
+    async logs(uuid, query = '') {
+      const res = await t.request({ method: 'GET', url: `/api/webhooks/${uuid}/logs${query}`, headers: p.headers });
+      if (res.status !== 200) throw new Error(`logs failed: ${res.status} ${res.text}`);
+      return res.body;
+    },
+    async close() {
+      const prefix = t.services.webhooks.options.queuePrefix;
+      await t.close();
+      if (opts.redis) await dropQueueKeys(prefix);
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((ok) => srv.close(() => ok()));
+  return port;
+}
+
+/** A private redis-server child (never the shared one on 6379), for tests that stop Redis. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+  await waitFor(async () => {
+    const r = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    r.on('error', () => {});
+    try {
+      await r.connect();
+      return (await r.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      r.disconnect();
+    }
+  }, 10_000);
+  return child;
+}
+
+export function killed(child: ChildProcess): Promise<void> {
+  return new Promise((ok) => {
+    if (child.exitCode !== null || child.signalCode !== null) return ok();
+    child.once('exit', () => ok());
+  });
+}
