@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   const seed = config.SEED_DEMO ? await seedDemo(services) : null;
   const app = await buildServer(services);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // Webhook delivery (dispatcher, worker, sweeper); off when dedicated `npm run worker` processes do it.
+  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
   const url = baseUrl(config, address);
   log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
   if (seed) process.stderr.write(`\n${demoBanner(seed, url)}\n\n`);
