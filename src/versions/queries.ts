@@ -19,6 +19,7 @@ interface VersionRow {
   created_by_token_id: number | null;
   token_name: string | null;
   current_version_id: number | null;
+  collection_id: number;
 }
 
 export interface VersionQuery {
@@ -47,7 +48,7 @@ export async function fetchVersions(db: Tx, q: VersionQuery): Promise<VersionRec
   const ranked = Prisma.sql`
     SELECT v.id, v.uuid::text AS uuid, v.entry_id, v.version_number, v.label, v.description, v.locale,
       v.translation_group_id, ${snapshot}, v.published_at, v.created_at, v.updated_at, v.created_by_token_id,
-      t.name AS token_name, e.published_version_id AS current_version_id,
+      t.name AS token_name, e.published_version_id AS current_version_id, e.collection_id,
       row_number() OVER (PARTITION BY v.entry_id ORDER BY v.version_number DESC) AS rank
     FROM entry_versions v
     JOIN entries e ON e.id = v.entry_id
@@ -89,5 +90,6 @@ function toRecord(r: VersionRow): VersionRecord {
     row,
     createdBy: r.created_by_token_id !== null && r.token_name !== null ? { id: r.created_by_token_id, name: r.token_name } : null,
     currentVersionId: r.current_version_id,
+    collectionId: r.collection_id,
   };
 }

@@ -13,6 +13,8 @@ export interface VersionRecord {
   createdBy: CreatedBy | null;
   /** The entry's published_version_id at read time. */
   currentVersionId: number | null;
+  /** The entry's collection (its schema decides which snapshot keys are secrets). */
+  collectionId: number;
 }
 
 /** Version list item (spec §2.2). */
