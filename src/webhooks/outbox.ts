@@ -46,11 +46,12 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
 
 /**
  * An `auth.*` event (project end-user flows). `data` becomes the body's event-specific fields, e.g.
- * `{ user: { uuid, email } }`. Auth events only reach webhooks whose sources include `api`.
+ * `{ user: { uuid, email } }`. Whatever the source, auth events only reach webhooks whose sources
+ * include `api` (spec §6).
  */
 export async function emitAuthEvent(tx: Tx, ctx: Ctx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
   await tx.outboxEvent.create({
-    data: { projectId: ctx.project.id, event, source: 'api', collectionId: null, entryUuid: null, payload: data as object },
+    data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: null, entryUuid: null, payload: data as object },
   });
   await announce(tx, ctx);
 }
