@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.ts';
+import { hashToken } from '../../src/auth/tokens.ts';
+import { openPostgres, type Database } from '../../src/db/client.ts';
+import { createTestDatabase } from '../helpers/pg.ts';
+
+const run = promisify(execFile);
+
+async function cli(argv: string[], env: Record<string, string>) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { LOG_LEVEL: 'silent', ...env }, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err, json: code === 0 ? JSON.parse(out) : undefined };
+}
+
+describe('cms CLI', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  let db: Database;
+  beforeAll(async () => {
+    ({ url, drop } = await createTestDatabase());
+    db = openPostgres(url, 2);
+  });
+  afterAll(async () => {
+    await db.close();
+    await drop();
+  });
+
+  it('project create prints one JSON object with the defaults', async () => {
+    const r = await cli(['project', 'create', '--name', 'Acme'], { DATABASE_URL: url });
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+    expect(r.json).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', plan: 'basic', default_locale: 'en', locales: ['en'] });
+    const row = await db.prisma.project.findUniqueOrThrow({ where: { uuid: r.json.uuid } });
+    expect(row.name).toBe('Acme');
+  });
+
+  it('project create takes plan, locales and the default locale', async () => {
+    const r = await cli(['project', 'create', '--name', 'Intl', '--plan', 'pro', '--locales', 'en,FR,de', '--default-locale', 'fr'], { DATABASE_URL: url });
+    expect(r.json).toMatchObject({ name: 'Intl', plan: 'pro', default_locale: 'fr', locales: ['en', 'fr', 'de'] });
+  });
+
+  it('token create issues a working token with the given abilities', async () => {
+    const p = (await cli(['project', 'create', '--name', 'T'], { DATABASE_URL: url })).json;
+    const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read,admin', '--name', 'ci'], { DATABASE_URL: url });
+    expect(r.code).toBe(0);
+    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'token']);
+    expect(r.json.abilities).toEqual(['read', 'admin']);
+    const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(r.json.token) } });
+    expect(row).toMatchObject({ name: 'ci', abilities: ['read', 'admin'] });
+    const star = await cli(['token', 'create', '--project', p.uuid, '--abilities', '*'], { DATABASE_URL: url });
+    expect(star.json.abilities).toEqual(['*']);
+  });
+
+  it('bad arguments exit 2 with a message on stderr and nothing on stdout', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /Usage/],
+      [['nope'], /Unknown command "nope"/],
+      [['project', 'create'], /--name is required/],
+      [['project', 'create', '--name', 'X', '--plan', 'gold'], /--plan must be one of basic, grow, pro/],
+      [['project', 'create', '--name', 'X', '--nme', 'y'], /Unknown option '--nme'/],
+      [['project', 'create', '--name', 'X', '--locales', 'english!'], /locale/],
+      [['token', 'create', '--abilities', 'read'], /--project is required/],
+      [['token', 'create', '--project', 'abc', '--abilities', 'read'], /--project must be a project UUID/],
+      [['token', 'create', '--project', '00000000-0000-4000-8000-000000000000', '--abilities', 'read'], /Project not found/],
+      [['token', 'create', '--project', '00000000-0000-4000-8000-000000000000', '--abilities', 'read,fly'], /Unknown ability "fly"/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(argv, { DATABASE_URL: url });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.out, argv.join(' ')).toBe('');
+      expect(r.err, argv.join(' ')).toMatch(message);
+    }
+  });
+
+  it('a bad environment is a clear exit 2; an unreachable database exit 1', async () => {
+    const bad = await cli(['migrate'], { DATABASE_URL: 'not a url' });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/DATABASE_URL/);
+    const down = await cli(['migrate'], { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nope' });
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/^cms: /);
+  });
+
+  it('migrate reports what it applied (nothing on a migrated database)', async () => {
+    const r = await cli(['migrate'], { DATABASE_URL: url });
+    expect(r).toMatchObject({ code: 0, json: { applied: [] } });
+  });
+
+  it('runs as `npx cms` through bin/cms.js: stdout is exactly one JSON line, logs stay on stderr', async () => {
+    const root = resolve(import.meta.dirname, '../..');
+    const { stdout } = await run('npx', ['--no-install', 'cms', 'project', 'create', '--name', 'Bin', '--locales', 'en,fr'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'info' },
+    });
+    expect(stdout.endsWith('\n')).toBe(true);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'Bin', locales: ['en', 'fr'] });
+
+    const bad = await run('node', ['bin/cms.js', 'project', 'create'], { cwd: root, env: { ...process.env, DATABASE_URL: url } }).catch((e) => e);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/--name is required/);
+  });
+});
