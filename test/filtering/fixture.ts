@@ -34,11 +34,13 @@ export const POST_FIELDS = (ids: Record<string, number>): FieldSpec[] => [
 export async function postsWorld(opts: { embedded?: boolean } = {}): Promise<FilterWorld> {
   return filterWorld(
     [
+      { slug: 'people', fields: [{ name: 'name', type: 'text' }] },
       {
         slug: 'authors',
-        fields: [
+        fields: (ids) => [
           { name: 'name', type: 'text' },
           { name: 'age', type: 'number' },
+          { name: 'mentor', type: 'relation', options: { relation: { collection: ids.people, type: 1 } } },
         ],
       },
       { slug: 'posts', fields: POST_FIELDS },

@@ -1,0 +1,236 @@
+/**
+ * Benchmark of the list filter `where` at a million entries (issue 5; figures in docs/filtering.md).
+ *
+ *   npx tsx bench/where.ts [--reseed] [--rows=1000000] [--iterations=60] [--only=name,name] [--no-plans]
+ *
+ * Uses DATABASE_URL, or creates/reuses the database `cms_bench_where` on the local server
+ * (TEST_PG_SERVER or postgresql://postgres@127.0.0.1:5432). Seeding is set-based SQL
+ * (generate_series) and is skipped when the database already holds the seeded rows.
+ *
+ * Each scenario runs what GET /api/posts?where...&sort=created_at:desc&paginate=25 runs: compileWhere
+ * (including its lookups), then the page query (ORDER BY + LIMIT 25) and the COUNT for `total`
+ * side by side, as src/content/list.ts does. It reports p50/p95 of that whole step and prints
+ * EXPLAIN ANALYZE of both statements.
+ */
+import pg from 'pg';
+import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
+import { compileWhere } from '../src/filtering/index.ts';
+import { ensureFieldIndexes } from '../src/filtering/field-indexes.ts';
+import { compileSort } from '../src/content/sort.ts';
+import { ENTRY_COLUMNS } from '../src/content/rows.ts';
+
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'] as const;
+  }),
+);
+const ROWS = Number(args.get('rows') ?? 1_000_000);
+const AUTHORS = 10_000;
+const ITERATIONS = Number(args.get('iterations') ?? 60);
+const WARMUP = 10;
+const SORT = 'created_at:desc';
+const PAGE = 25;
+
+interface Scenario {
+  name: string;
+  where: Record<string, unknown>;
+  /** What the numbers should be read against. */
+  note: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'eq-text', where: { category: 'cat-417' }, note: 'text eq, 1,000 matches (0.1 %)' },
+  { name: 'eq-number', where: { views: '4242' }, note: 'number eq, ~10 matches' },
+  { name: 'range-number', where: { views: { between: '1000,1999' } }, note: 'number between, ~10,000 matches (1 %)' },
+  { name: 'range-number-narrow', where: { views: { gt: '99900' } }, note: 'number gt, ~1,000 matches' },
+  { name: 'range-date', where: { published_on: { gte: '2024-01-01', lt: '2024-02-01' } }, note: 'date range, ~15,500 matches' },
+  { name: 'like', where: { title: { like: 'beef' } }, note: 'like on text, ~450 matches' },
+  { name: 'relation-nested-eq', where: { author: { name: 'Author 42' } }, note: 'author name eq: 1 author, 100 posts (UUIDs inlined)' },
+  { name: 'relation-nested-like', where: { author: { name: { like: 'Author 42' } } }, note: 'author name like: 111 authors, 11,100 posts (semi-join)' },
+  { name: 'or', where: { or: [{ category: 'cat-7' }, { views: { between: '5000,5099' } }] }, note: 'OR of text eq and number range, ~2,000 matches' },
+  { name: 'broad-boolean', where: { active: 'true' }, note: 'boolean eq, 500,000 matches: the COUNT reads half the collection' },
+];
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+async function openBenchDatabase(): Promise<{ db: Database; url: string }> {
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const server = (process.env.TEST_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
+    const admin = new pg.Client({ connectionString: `${server}/postgres` });
+    await admin.connect();
+    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'cms_bench_where'`);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE cms_bench_where`);
+    await admin.end();
+    url = `${server}/cms_bench_where`;
+  }
+  const db = openPostgres(url, 10);
+  await migrate(db);
+  return { db, url };
+}
+
+async function seeded(db: Database): Promise<{ projectId: number } | null> {
+  const rows = await db.query<{ project_id: number; n: string }>(
+    `SELECT c.project_id, (SELECT count(*) FROM entries e WHERE e.collection_id = c.id) AS n
+       FROM collections c JOIN projects p ON p.id = c.project_id WHERE p.name = 'bench-where' AND c.slug = 'posts'`,
+  );
+  return rows[0] && Number(rows[0].n) === ROWS ? { projectId: rows[0].project_id } : null;
+}
+
+async function seed(db: Database): Promise<number> {
+  const t0 = Date.now();
+  await db.runScript(`DELETE FROM projects WHERE name = 'bench-where'`);
+  const [project] = await db.query<{ id: number }>(
+    `INSERT INTO projects (uuid, name, plan, locales, default_locale, created_at, updated_at)
+     VALUES (gen_random_uuid(), 'bench-where', 'pro', ARRAY['en'], 'en', now(), now()) RETURNING id`,
+  );
+  const collection = async (slug: string) =>
+    (await db.query<{ id: number }>(
+      `INSERT INTO collections (uuid, project_id, slug, name, created_at, updated_at) VALUES (gen_random_uuid(), $1, $2, $2, now(), now()) RETURNING id`,
+      [project.id, slug],
+    ))[0].id;
+  const field = (cid: number, name: string, type: string, order: number, options: object = {}) =>
+    db.query(
+      `INSERT INTO fields (uuid, collection_id, type, name, label, options, validations, "order", created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $3, $4::jsonb, '{}'::jsonb, $5, now(), now())`,
+      [cid, type, name, JSON.stringify(options), order],
+    );
+  const authors = await collection('authors');
+  await field(authors, 'name', 'text', 0);
+  const posts = await collection('posts');
+  await field(posts, 'title', 'text', 0);
+  await field(posts, 'category', 'text', 1);
+  await field(posts, 'views', 'number', 2);
+  await field(posts, 'active', 'boolean', 3);
+  await field(posts, 'published_on', 'date', 4);
+  await field(posts, 'author', 'relation', 5, { relation: { collection: authors, type: 1 } });
+
+  // Entries and their first version reference each other; both are inserted by one statement so the
+  // foreign keys are checked once both rows exist. Ids are drawn from the sequences up front.
+  const insert = (cid: number, n: number, dataSql: string, extraCte = '', extraFrom = '') =>
+    db.runScript(`
+      WITH ${extraCte} src AS (
+        SELECT i, nextval('entries_id_seq') AS eid, nextval('entry_versions_id_seq') AS vid,
+               timestamptz '2020-01-01' + make_interval(secs => i * 60) AS ts, ${dataSql} AS d
+          FROM generate_series(1, ${n}) AS i ${extraFrom}
+      ), ins_entries AS (
+        INSERT INTO entries (id, uuid, project_id, collection_id, locale, state, data, published_data,
+                             published_version_id, published_version_number, last_version_number, published_at, created_at, updated_at)
+        SELECT eid, gen_random_uuid(), ${project.id}, ${cid}, 'en', 'published', d, d, vid, 1, 1, ts, ts, ts FROM src
+      )
+      INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, snapshot, published_at, created_at, updated_at)
+      SELECT vid, gen_random_uuid(), eid, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
+  await insert(authors, AUTHORS, `jsonb_build_object('name', 'Author ' || i)`);
+  await insert(
+    posts,
+    ROWS,
+    `jsonb_build_object(
+        'title', 'Post ' || i || ' ' || md5(i::text),
+        'category', 'cat-' || (i % 1000),
+        'views', (i::bigint * 7919) % 100000,
+        'active', i % 2 = 0,
+        'published_on', to_char(date '2020-01-01' + (i % 2000), 'YYYY-MM-DD'),
+        'author', a.arr[(i % ${AUTHORS}) + 1])`,
+    `a AS (SELECT array_agg(uuid::text ORDER BY id) AS arr FROM entries WHERE collection_id = ${authors}),`,
+    ', a',
+  );
+  console.log(`seeded ${ROWS} posts + ${AUTHORS} authors in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return project.id;
+}
+
+async function main(): Promise<void> {
+  const { db, url } = await openBenchDatabase();
+  console.log(`database: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+  let projectId = (await seeded(db))?.projectId;
+  if (!projectId || args.has('reseed')) {
+    projectId = await seed(db);
+  }
+  const prisma = db.prisma;
+  const posts = await loadCollectionBySlug(prisma, projectId, 'posts');
+  const t1 = Date.now();
+  for (const f of posts.fields) await ensureFieldIndexes(db, posts.id, f);
+  console.log(`per-field range indexes ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  await db.runScript('VACUUM ANALYZE entries');
+  await printSizes(db);
+
+  const only = args.get('only')?.split(',');
+  const results: Array<{ name: string; note: string; p50: number; p95: number; rows: number; total: number }> = [];
+  for (const s of SCENARIOS.filter((x) => !only || only.includes(x.name))) {
+    const r = await runScenario(db, posts, projectId, s);
+    results.push({ name: s.name, note: s.note, ...r });
+  }
+  console.log('\n| scenario | what | total | p50 ms | p95 ms |\n|---|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.name} | ${r.note} | ${r.total} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`);
+  await db.close();
+}
+
+async function listSql(db: Database, collection: CollectionSchema, projectId: number, where: unknown) {
+  const column = 'published_data' as const;
+  const conds: Prisma.Sql[] = [
+    Prisma.sql`e.collection_id = ${collection.id}`,
+    Prisma.sql`e.deleted_at IS NULL`,
+    Prisma.sql`e.state = 'published' AND e.published_version_id IS NOT NULL`,
+  ];
+  const filter = await compileWhere(where, { db: db.prisma, projectId, collection, column, alias: 'e' });
+  if (filter) conds.push(filter);
+  const cond = Prisma.join(conds, ' AND ');
+  const order = compileSort(SORT, collection, column);
+  return {
+    page: Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${cond} ORDER BY ${order} LIMIT ${PAGE} OFFSET 0`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${cond}`,
+  };
+}
+
+async function runScenario(db: Database, posts: CollectionSchema, projectId: number, s: Scenario) {
+  const once = async () => {
+    const q = await listSql(db, posts, projectId, s.where);
+    const [rows, [{ total }]] = await Promise.all([
+      db.prisma.$queryRaw<unknown[]>(q.page),
+      db.prisma.$queryRaw<Array<{ total: number }>>(q.count),
+    ]);
+    return { rows: rows.length, total };
+  };
+  let last = { rows: 0, total: 0 };
+  for (let i = 0; i < WARMUP; i++) last = await once();
+  const times: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t = performance.now();
+    last = await once();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const p50 = percentile(times, 50);
+  const p95 = percentile(times, 95);
+  console.log(`\n=== ${s.name}: ${s.note}\nwhere=${JSON.stringify(s.where)} sort=${SORT} paginate=${PAGE}`);
+  console.log(`rows=${last.rows} total=${last.total} p50=${p50.toFixed(1)} ms p95=${p95.toFixed(1)} ms`);
+  if (!args.has('no-plans')) {
+    const q = await listSql(db, posts, projectId, s.where);
+    for (const [label, stmt] of [['page', q.page], ['count', q.count]] as const) {
+      const plan = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${stmt}`);
+      console.log(`--- plan (${label})`);
+      for (const line of plan) console.log(`  ${line['QUERY PLAN']}`);
+    }
+  }
+  return { p50, p95, ...last };
+}
+
+async function printSizes(db: Database): Promise<void> {
+  const rows = await db.query<{ name: string; size: string }>(
+    `SELECT c.relname AS name, pg_size_pretty(pg_relation_size(c.oid)) AS size
+       FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+      WHERE i.indrelid = 'entries'::regclass ORDER BY pg_relation_size(c.oid) DESC`,
+  );
+  const [table] = await db.query<{ size: string }>(`SELECT pg_size_pretty(pg_table_size('entries')) AS size`);
+  console.log(`entries table: ${table.size}; indexes: ${rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
