@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import qs from 'qs';
 import type { Services } from '../services.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import { authorize } from '../context.ts';
 import { errorHandler, zodToAppError } from './error-handler.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
@@ -89,6 +90,9 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
       } else {
         const ctx = await authenticate(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization }, req.id);
         await services.rateLimiter.consume(rateKey(req, ctx.actor), route.bucket ?? 'default');
+        // The table's ability is checked before any body or path validation, so a caller lacking it
+        // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
+        if (route.ability) authorize(ctx, route.ability);
         if (route.body) {
           const parsed = route.body.safeParse(req.body ?? {});
           if (!parsed.success) throw zodToAppError(parsed.error);
