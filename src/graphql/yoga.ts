@@ -1,43 +1,132 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { Kind, parse, type GraphQLSchema } from 'graphql';
 import type { Services } from '../services.ts';
 import type { Ctx } from '../context.ts';
 import { authenticate } from '../auth/authenticate.ts';
-import { schema } from './schema/index.ts';
+import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
 import { maskError } from './errors.ts';
+import { useQueryLimits } from './limits.ts';
+import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
+import { useSchemaAwareJit } from './typed/jit.ts';
 
 interface ServerContext {
   req: FastifyRequest;
   reply: FastifyReply;
 }
 
+const DEFAULT_QUERY = `# Set the project-id and Authorization headers (Headers tab below), then
+# re-fetch the schema: every collection of the project appears with its own type,
+# list query (e.g. posts), single query (post) and mutations (createPost, ...).
+
+query Project {
+  project {
+    uuid
+    name
+    defaultLocale
+    locales
+  }
+}
+
+# query Posts($perPage: Int = 10) {
+#   posts(perPage: $perPage, sort: [publishedAt_DESC], where: { title: { like: "news" } }) {
+#     data { uuid title publishedAt }
+#     pageInfo { total currentPage lastPage }
+#   }
+# }
+`;
+
+/** A document whose every operation asks only for `__schema` / `__type` / `__typename`. */
+function isIntrospectionOnly(query: unknown): boolean {
+  if (typeof query !== 'string') return false;
+  try {
+    const doc = parse(query);
+    return doc.definitions.every(
+      (d) =>
+        d.kind === Kind.FRAGMENT_DEFINITION ||
+        (d.kind === Kind.OPERATION_DEFINITION && d.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'))),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Picks the schema of each request. Without a `project-id` header: the core schema (GraphiQL can
+ * introspect before headers are set). With one: the request is authenticated right away (the same
+ * promise the resolvers' `auth()` returns, so it runs once) and the project's typed schema is served,
+ * keyed by the `schema_revision` on the project row authentication just read: every replica notices
+ * a schema change on its next request, at no extra query. A failed authentication answers with its
+ * 400/401/429 as REST does, except for pure introspection, which falls back to the core schema.
+ */
+function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, req: FastifyRequest) => Promise<Ctx>): Plugin<Record<string, unknown>, ServerContext> {
+  const chosen = new WeakMap<Request, GraphQLSchema>();
+  return {
+    onRequestParse({ request, serverContext }) {
+      return {
+        async onRequestParseDone({ requestParserResult }) {
+          if (!request.headers.has('project-id')) {
+            chosen.set(request, coreSchema);
+            return;
+          }
+          try {
+            const ctx = await authFor(request, serverContext.req);
+            chosen.set(request, await cache.schemaFor({ projectId: ctx.project.id, schemaRevision: ctx.project.schemaRevision }));
+          } catch (err) {
+            const params = Array.isArray(requestParserResult) ? requestParserResult[0] : requestParserResult;
+            // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
+            if (!isIntrospectionOnly(params?.query)) throw maskError(err, 'Unexpected error.');
+            chosen.set(request, coreSchema);
+          }
+        },
+      };
+    },
+    onEnveloped({ setSchema, context }) {
+      const request = (context as { request?: Request } | undefined)?.request;
+      setSchema((request && chosen.get(request)) ?? coreSchema);
+    },
+  };
+}
+
 export async function mountGraphql(app: FastifyInstance, services: Services): Promise<void> {
+  const config = services.config;
+  const cache = createTypedSchemaCache(services, coreSchema);
+  services.onClose.push(() => cache.close());
+
+  const authenticated = new WeakMap<Request, Promise<Ctx>>();
+  const authFor = (request: Request, req: FastifyRequest): Promise<Ctx> => {
+    let pending = authenticated.get(request);
+    if (!pending) {
+      pending = authenticate(
+        services,
+        { projectId: request.headers.get('project-id') ?? undefined, authorization: request.headers.get('authorization') ?? undefined },
+        req.id,
+      ).then(async (ctx) => {
+        const key = ctx.actor.kind === 'token' ? `t:${ctx.actor.tokenId}` : `ip:${req.ip}`;
+        await services.rateLimiter.consume(key, 'default');
+        return ctx;
+      });
+      authenticated.set(request, pending);
+    }
+    return pending;
+  };
+
   const yoga = createYoga<ServerContext, GraphQLContext>({
-    schema,
     graphqlEndpoint: '/graphql',
     logging: services.log,
     maskedErrors: { maskError },
+    plugins: [
+      useProjectSchema(cache, authFor),
+      useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
+      useSchemaAwareJit(),
+    ],
     graphiql: {
       title: 'Content gateway',
+      defaultQuery: DEFAULT_QUERY,
       headers: JSON.stringify({ 'project-id': '<project uuid>', Authorization: 'Bearer <token>' }, null, 2),
     },
-    context: ({ request, req }) => {
-      let pending: Promise<Ctx> | undefined;
-      return {
-        services,
-        request,
-        auth: () =>
-          (pending ??= authenticate(services, {
-            projectId: request.headers.get('project-id') ?? undefined,
-            authorization: request.headers.get('authorization') ?? undefined,
-          }, req.id).then(async (ctx) => {
-            const key = ctx.actor.kind === 'token' ? `t:${ctx.actor.tokenId}` : `ip:${req.ip}`;
-            await services.rateLimiter.consume(key, 'default');
-            return ctx;
-          })),
-      };
-    },
+    context: ({ request, req }) => ({ services, request, auth: () => authFor(request, req) }),
   });
 
   app.route({

@@ -1,0 +1,105 @@
+import type { Plugin } from 'graphql-yoga';
+import { complexityFromQuery } from '@pothos/plugin-complexity';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { validationFailed } from '../errors.ts';
+import { MAX_PAGE_SIZE } from '../content/list.ts';
+
+/**
+ * GraphQL-only limits (docs/graphql.md, "Limits"). Depth and cost are measured on the operation
+ * about to run, before any resolver: a rejected query costs no database work. Cost follows the
+ * complexity annotations of the schema (typed list queries multiply their selection by `perPage`,
+ * other lists by 10, every field costs 1); introspection fields are free so GraphiQL always works.
+ */
+
+export interface LimitOptions {
+  maxDepth: number;
+  maxComplexity: number;
+  introspection: boolean;
+}
+
+export interface OperationCost {
+  depth: number;
+  complexity: number;
+}
+
+export const DEFAULT_PER_PAGE = 25;
+export { MAX_PAGE_SIZE };
+
+/** `page` and `perPage` of the typed list queries: 422 naming the argument, as REST names its parameter. */
+export function checkPaging(page: number, perPage: number): void {
+  const errors: Record<string, string[]> = {};
+  if (!Number.isInteger(page) || page < 1) errors.page = ['The page argument must be an integer of at least 1.'];
+  if (!Number.isInteger(perPage) || perPage < 1) errors.perPage = ['The perPage argument must be an integer of at least 1.'];
+  else if (perPage > MAX_PAGE_SIZE) errors.perPage = [`The perPage argument may not be greater than ${MAX_PAGE_SIZE}.`];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+}
+
+function selectedOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  return operationName ? ops.find((o) => o.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
+}
+
+/** Costs of operations without variables depend only on (schema, document): computed once. */
+const costCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, OperationCost>>();
+
+export function measureOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  context: object,
+): OperationCost | null {
+  const op = selectedOperation(document, operationName);
+  if (!op) return null;
+  const cacheable = !op.variableDefinitions?.length;
+  const bySchema = costCache.get(schema);
+  const hit = cacheable ? bySchema?.get(document) : undefined;
+  if (hit) return hit;
+  const single: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)] };
+  let cost: OperationCost;
+  try {
+    const r = complexityFromQuery(single, { schema, variables: variables ?? {}, ctx: context });
+    cost = { depth: r.depth, complexity: r.complexity };
+  } catch {
+    // Invalid variables: execution rejects them itself before any resolver runs.
+    return null;
+  }
+  if (cacheable) {
+    const map = bySchema ?? new WeakMap<DocumentNode, OperationCost>();
+    map.set(document, cost);
+    if (!bySchema) costCache.set(schema, map);
+  }
+  return cost;
+}
+
+function limitError(code: 'QUERY_TOO_DEEP' | 'QUERY_TOO_COMPLEX', message: string, actual: number, limit: number): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, actual, limit, http: { status: 400 } } });
+}
+
+export function useQueryLimits(opts: LimitOptions): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      if (!opts.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const cost = measureOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, (args.contextValue ?? {}) as object);
+      if (!cost) return;
+      if (cost.depth > opts.maxDepth) {
+        setResultAndStopExecution({
+          errors: [limitError('QUERY_TOO_DEEP', `The query is ${cost.depth} levels deep; the limit is ${opts.maxDepth}.`, cost.depth, opts.maxDepth)],
+        });
+      } else if (cost.complexity > opts.maxComplexity) {
+        setResultAndStopExecution({
+          errors: [
+            limitError(
+              'QUERY_TOO_COMPLEX',
+              `The query costs ${cost.complexity}; the limit is ${opts.maxComplexity}. Ask for fewer fields or smaller pages (perPage).`,
+              cost.complexity,
+              opts.maxComplexity,
+            ),
+          ],
+        });
+      }
+    },
+  };
+}

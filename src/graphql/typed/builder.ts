@@ -1,0 +1,32 @@
+import SchemaBuilder from '@pothos/core';
+import AddGraphQLPlugin from '@pothos/plugin-add-graphql';
+import ComplexityPlugin from '@pothos/plugin-complexity';
+import type { GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../builder.ts';
+
+export interface TypedTypes {
+  Context: GraphQLContext;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+    DateTime: { Input: Date; Output: Date | string };
+  };
+}
+
+export type TypedBuilder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>>;
+
+/**
+ * A fresh builder per build (Pothos builders are not reusable once built). The core schema is
+ * added whole (plugin-add-graphql): its types keep their resolvers and its Query/Mutation fields
+ * sit beside the generated ones, so one schema answers both the generic and the typed operations.
+ * The complexity plugin only annotates fields here; src/graphql/limits.ts enforces the limits
+ * before execution for every schema alike.
+ */
+export function newTypedBuilder(core: GraphQLSchema): TypedBuilder {
+  // Cast: plugin-prisma's global option types (loaded by the core builder) would demand a
+  // `prisma` option here, though this builder does not use that plugin.
+  return new SchemaBuilder<TypedTypes>({
+    plugins: [AddGraphQLPlugin, ComplexityPlugin],
+    add: { schema: core },
+    complexity: { defaultComplexity: 1, defaultListMultiplier: 10 },
+  } as never);
+}

@@ -1,0 +1,128 @@
+import type { GraphQLSchema } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { Redis } from 'ioredis';
+import type { Services } from '../../services.ts';
+import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
+import { buildTypedSchema } from './build.ts';
+
+/** Redis channel on which schema changes are announced to every replica. */
+export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
+
+export interface SchemaRevisionRef {
+  projectId: number;
+  schemaRevision: number;
+}
+
+export interface TypedSchemaCache {
+  /** The typed schema of a project at a revision: cached, or built once however many requests ask at the same time. */
+  schemaFor(project: SchemaRevisionRef): Promise<GraphQLSchema>;
+  /** Drops every cached schema of the project older than `revision` (and builds the new one if the project was in use). */
+  noticeRevision(projectId: number, revision: number): void;
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Tells every replica (through Redis, when configured) that a project's schema moved to `revision`.
+ * Correctness never depends on it — each request compares the revision on the project row it
+ * authenticated with — but replicas then drop stale schemas and build the new one before the first
+ * request needs it. Call after the transaction that bumped the revision has committed.
+ */
+export async function announceSchemaRevision(services: Pick<Services, 'redis' | 'log'>, projectId: number, revision: number): Promise<void> {
+  if (!services.redis) return;
+  try {
+    await services.redis.publish(SCHEMA_CHANNEL, JSON.stringify({ projectId, revision }));
+  } catch (err) {
+    services.log.warn({ err: (err as Error).message }, 'schema revision announcement failed');
+  }
+}
+
+async function loadCollections(services: Services, projectId: number): Promise<CollectionSchema[]> {
+  const rows = await services.database.prisma.collection.findMany({
+    where: { projectId },
+    include: { fields: { where: { deletedAt: null } } },
+    orderBy: [{ order: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map((c) => buildCollectionSchema(c, c.fields));
+}
+
+/**
+ * Typed schemas by (project, schema_revision). The key carries the revision, so a collection or
+ * field change (which bumps `projects.schema_revision` in its transaction) is a cache miss on the
+ * next request of every replica without any message; the Redis subscription only frees memory and
+ * warms the new schema early.
+ */
+export function createTypedSchemaCache(services: Services, core: GraphQLSchema, opts: { max?: number } = {}): TypedSchemaCache {
+  const schemas = new LRUCache<string, GraphQLSchema>({ max: opts.max ?? 200 });
+  const building = new Map<string, Promise<GraphQLSchema>>();
+  const newest = new Map<number, number>();
+  const keyOf = (projectId: number, revision: number) => `${projectId}:${revision}`;
+
+  const build = (projectId: number, revision: number): Promise<GraphQLSchema> => {
+    const key = keyOf(projectId, revision);
+    let pending = building.get(key);
+    if (!pending) {
+      pending = loadCollections(services, projectId)
+        .then((collections) => {
+          const started = performance.now();
+          const schema = buildTypedSchema(core, collections);
+          services.log.debug({ projectId, revision, collections: collections.length, ms: Math.round(performance.now() - started) }, 'typed GraphQL schema built');
+          if ((newest.get(projectId) ?? 0) <= revision) schemas.set(key, schema);
+          return schema;
+        })
+        .finally(() => building.delete(key));
+      building.set(key, pending);
+    }
+    return pending;
+  };
+
+  const dropOlder = (projectId: number, revision: number): boolean => {
+    let had = false;
+    for (const key of [...schemas.keys()]) {
+      const [p, r] = key.split(':').map(Number);
+      if (p === projectId && r < revision) {
+        schemas.delete(key);
+        had = true;
+      }
+    }
+    return had;
+  };
+
+  const cache: TypedSchemaCache = {
+    async schemaFor({ projectId, schemaRevision }) {
+      const hit = schemas.get(keyOf(projectId, schemaRevision));
+      if (hit) return hit;
+      if ((newest.get(projectId) ?? 0) < schemaRevision) cache.noticeRevision(projectId, schemaRevision);
+      return build(projectId, schemaRevision);
+    },
+    noticeRevision(projectId, revision) {
+      if ((newest.get(projectId) ?? 0) >= revision) return;
+      newest.set(projectId, revision);
+      if (dropOlder(projectId, revision) && !schemas.has(keyOf(projectId, revision))) {
+        build(projectId, revision).catch((err: unknown) => services.log.warn({ err: (err as Error).message, projectId }, 'typed schema prebuild failed'));
+      }
+    },
+    get size() {
+      return schemas.size;
+    },
+    async close() {
+      await subscriber?.quit().catch(() => subscriber?.disconnect());
+    },
+  };
+
+  let subscriber: Redis | undefined;
+  if (services.redis) {
+    subscriber = services.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
+    subscriber.on('error', (err) => services.log.warn({ err: err.message }, 'schema subscription error'));
+    subscriber.on('message', (_channel, message) => {
+      try {
+        const { projectId, revision } = JSON.parse(message) as { projectId: unknown; revision: unknown };
+        if (typeof projectId === 'number' && typeof revision === 'number') cache.noticeRevision(projectId, revision);
+      } catch {
+        // Not ours or malformed: revision checks on requests still keep schemas right.
+      }
+    });
+    subscriber.subscribe(SCHEMA_CHANNEL).catch((err: unknown) => services.log.warn({ err: (err as Error).message }, 'schema subscription failed'));
+  }
+  return cache;
+}

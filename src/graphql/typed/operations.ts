@@ -1,0 +1,164 @@
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
+import { listEntries } from '../../content/list.ts';
+import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
+import { AppError } from '../../errors.ts';
+import { DEFAULT_PER_PAGE, checkPaging } from '../limits.ts';
+import type { TypedBuilder } from './builder.ts';
+import type { CollectionLayout } from './layout.ts';
+import type { CollectionInputs } from './inputs.ts';
+import type { TypeRefs } from './entry-types.ts';
+import type { NameRegistry } from './names.ts';
+import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
+import { typedEntry, type TypedPage } from './model.ts';
+
+/**
+ * The typed root fields of each collection. Every resolver is a thin adapter over the content and
+ * versions operations (the same functions the REST routes call): arguments are converted to the
+ * REST input shapes (convert.ts), so validation, authorization, events and error classes are shared.
+ */
+export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: CollectionLayout[], refs: TypeRefs, inputs: Map<number, CollectionInputs>): void {
+  const { entryState, pageInfo } = refs.shared;
+  const deletion = b.objectRef<{ uuid: string; message: string }>(types.claim('DeletionResult')).implement({
+    fields: (t) => ({ uuid: t.exposeID('uuid', { nullable: false }), message: t.exposeString('message', { nullable: false }) }),
+  });
+
+  for (const l of layouts) {
+    const slug = l.schema.slug;
+    const n = l.names;
+    const entry = refs.entries.get(l.schema.id)!;
+    const io = inputs.get(l.schema.id)!;
+    const label = `"${l.schema.name}"`;
+
+    if (l.schema.isSingleton) {
+      b.queryField(n.single, (t) =>
+        t.field({
+          type: entry,
+          description: `The ${label} entry for a locale (the default locale when omitted). 404 when there is none.`,
+          args: { state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
+          resolve: async (_root, args, c) => {
+            const ctx = await c.auth();
+            const r = await listEntries(ctx, slug, { state: args.state ?? 'published', locale: args.locale?.toLowerCase() ?? undefined, timestamps: true });
+            if (r.kind !== 'one') throw new AppError('NOT_FOUND', 'Entry not found.');
+            return typedEntry(r.entry, args.state ?? 'published');
+          },
+        }),
+      );
+    } else {
+      const page = b.objectRef<TypedPage>(n.page).implement({
+        fields: (t) => ({
+          data: t.field({ type: [entry], nullable: false, complexity: { field: 0, multiplier: 1 }, resolve: (p) => p.data }),
+          pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => p }),
+        }),
+      });
+      b.queryField(n.list, (t) =>
+        t.field({
+          type: page,
+          nullable: false,
+          description: `Entries of ${label}: filtered, sorted and paged in the database.`,
+          args: {
+            where: t.arg({ type: io.where }),
+            sort: t.arg({ type: [io.sort] }),
+            page: t.arg.int({ defaultValue: 1 }),
+            perPage: t.arg.int({ defaultValue: DEFAULT_PER_PAGE, description: `Page size, at most 100.` }),
+            state: t.arg({ type: entryState, defaultValue: 'published' }),
+            locale: t.arg.string(),
+          },
+          // The page's selection is paid once per entry it can hold.
+          complexity: (args) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
+          resolve: async (_root, args, c) => {
+            const perPage = args.perPage ?? DEFAULT_PER_PAGE;
+            const pageNo = args.page ?? 1;
+            checkPaging(pageNo, perPage);
+            const ctx = await c.auth();
+            const state = args.state ?? 'published';
+            const r = await listEntries(ctx, slug, {
+              state,
+              locale: args.locale?.toLowerCase() ?? undefined,
+              where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
+              sort: toSortString(args.sort),
+              paginate: perPage,
+              page: pageNo,
+              timestamps: true,
+            });
+            if (r.kind !== 'page') throw new AppError('NOT_FOUND', 'Entry not found.');
+            return {
+              data: r.data.map((e) => typedEntry(e, state)),
+              total: r.total,
+              currentPage: r.page,
+              perPage: r.perPage,
+              lastPage: Math.max(1, Math.ceil(r.total / r.perPage)),
+            };
+          },
+        }),
+      );
+      b.queryField(n.single, (t) =>
+        t.field({
+          type: entry,
+          description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
+          args: { uuid: t.arg.id({ required: true }), state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
+          resolve: async (_root, args, c) => {
+            const ctx = await c.auth();
+            const state = args.state ?? 'published';
+            return typedEntry(await getEntry(ctx, slug, String(args.uuid), { state, locale: args.locale ?? undefined, timestamps: true }), state);
+          },
+        }),
+      );
+    }
+
+    b.mutationFields((t) => ({
+      [n.create]: t.field({
+        type: entry,
+        nullable: false,
+        description: `Creates a ${label} entry; \`state: published\` publishes it as version 1. Returns the working draft.`,
+        args: { data: t.arg({ type: io.input, required: true }), locale: t.arg.string(), state: t.arg({ type: entryState }) },
+        resolve: async (_root, args, c) => {
+          const ctx = await c.auth();
+          const body = { data: toWriteData(args.data, io.inputPlan), locale: args.locale ?? undefined, state: args.state ?? undefined };
+          return typedEntry(await createEntry(ctx, slug, body, { timestamps: true }), 'draft');
+        },
+      }),
+      [n.update]: t.field({
+        type: entry,
+        nullable: false,
+        description: `Changes the fields sent (PATCH semantics). Never publishes. Returns the working draft.`,
+        args: { uuid: t.arg.id({ required: true }), data: t.arg({ type: io.patchInput, required: true }), locale: t.arg.string() },
+        resolve: async (_root, args, c) => {
+          const ctx = await c.auth();
+          const body = { data: toWriteData(args.data, io.inputPlan), locale: args.locale ?? undefined };
+          return typedEntry(await updateEntry(ctx, slug, String(args.uuid), body, 'patch', { timestamps: true }), 'draft');
+        },
+      }),
+      [n.publish]: t.field({
+        type: entry,
+        nullable: false,
+        description: 'Publishes the working draft as a new version. Returns the published entry.',
+        args: { uuid: t.arg.id({ required: true }) },
+        resolve: async (_root, args, c) => typedEntry((await publishEntry(await c.auth(), slug, String(args.uuid))).resource, 'published'),
+      }),
+      [n.unpublish]: t.field({
+        type: entry,
+        nullable: false,
+        description: 'Takes the entry offline; every version is kept. Returns the working draft.',
+        args: { uuid: t.arg.id({ required: true }) },
+        resolve: async (_root, args, c) => typedEntry((await unpublishEntry(await c.auth(), slug, String(args.uuid))).resource, 'draft'),
+      }),
+      [n.revert]: t.field({
+        type: entry,
+        nullable: false,
+        description: 'Restores the draft from a version and publishes it as a new version.',
+        args: { uuid: t.arg.id({ required: true }), version: t.arg.int({ required: true }) },
+        resolve: async (_root, args, c) => typedEntry((await revertToVersion(await c.auth(), slug, String(args.uuid), args.version)).resource, 'published'),
+      }),
+      [n.delete]: t.field({
+        type: deletion,
+        nullable: false,
+        description: 'Moves the entry to the trash, or removes it for good with `force: true`.',
+        args: { uuid: t.arg.id({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
+        resolve: async (_root, args, c) => {
+          const r = await deleteEntry(await c.auth(), slug, String(args.uuid), args.force ?? false);
+          return { uuid: String(args.uuid), message: r.message };
+        },
+      }),
+    }));
+  }
+}

@@ -1,0 +1,125 @@
+import type { EnumRef, InputObjectRef, ObjectRef } from '@pothos/core';
+import type { AssetResource } from '../../content/types.ts';
+import type { TypedBuilder, TypedTypes } from './builder.ts';
+import type { NameRegistry } from './names.ts';
+import type { TypedPage } from './model.ts';
+
+type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
+export type Input = Record<string, unknown>;
+
+export interface DateRangeValue {
+  start: string | null;
+  end: string | null;
+}
+
+/** Types every collection shares; names come from the same registry as the generated ones. */
+export interface SharedTypes {
+  asset: ObjectRef<T, AssetResource>;
+  dateRange: ObjectRef<T, DateRangeValue>;
+  dateRangeInput: InputObjectRef<T, Input>;
+  pageInfo: ObjectRef<T, TypedPage>;
+  entryState: EnumRef<T, 'draft' | 'published'>;
+  filters: {
+    string: InputObjectRef<T, Input>;
+    float: InputObjectRef<T, Input>;
+    int: InputObjectRef<T, Input>;
+    boolean: InputObjectRef<T, Input>;
+    date: InputObjectRef<T, Input>;
+    dateTime: InputObjectRef<T, Input>;
+    id: InputObjectRef<T, Input>;
+    reference: InputObjectRef<T, Input>;
+    json: InputObjectRef<T, Input>;
+  };
+}
+
+type ScalarName = 'String' | 'Float' | 'Int' | 'Boolean' | 'ID' | 'JSON' | 'DateTime';
+
+const ORDERED_OPS = ['eq', 'not', 'lt', 'lte', 'gt', 'gte'] as const;
+
+/**
+ * A filter input of one scalar, with the operators src/filtering accepts for that kind of value
+ * (it re-checks them: this only keeps GraphiQL from offering what would be refused).
+ */
+function scalarFilter(b: TypedBuilder, name: string, scalar: ScalarName, ops: { ordered: boolean; like: boolean; lists: boolean; between: boolean }, description: string) {
+  return b.inputRef<Input>(name).implement({
+    description,
+    fields: (t) => {
+      const fields: Record<string, ReturnType<typeof t.field>> = {};
+      const single = ops.ordered ? ORDERED_OPS : (['eq', 'not'] as const);
+      for (const op of single) fields[op] = t.field({ type: scalar });
+      if (ops.like) fields.like = t.field({ type: 'String', description: 'Substring match (case-insensitive).' });
+      if (ops.lists) {
+        fields.in = t.field({ type: [scalar] });
+        fields.notIn = t.field({ type: [scalar] });
+      }
+      if (ops.between) {
+        fields.between = t.field({ type: [scalar], description: 'Exactly two bounds, inclusive.' });
+        fields.notBetween = t.field({ type: [scalar], description: 'Exactly two bounds.' });
+      }
+      fields.null = t.boolean({ description: 'true: has no value; false: has a value.' });
+      fields.notNull = t.boolean({ description: 'true: has a value; false: has no value.' });
+      return fields as never;
+    },
+  });
+}
+
+export function defineSharedTypes(b: TypedBuilder, types: NameRegistry): SharedTypes {
+  const asset = b.objectRef<AssetResource>(types.claim('Asset', 'Content')).implement({
+    description: 'A media file. `url` is absolute when PUBLIC_URL is configured.',
+    fields: (t) => ({
+      id: t.exposeInt('id', { nullable: false }),
+      uuid: t.exposeID('uuid', { nullable: false }),
+      filename: t.exposeString('filename', { nullable: false }),
+      originalFilename: t.exposeString('original_filename', { nullable: false }),
+      mimeType: t.exposeString('mime_type', { nullable: false }),
+      size: t.exposeString('size', { nullable: false, description: 'Human readable, e.g. "1.2 MB".' }),
+      bytes: t.exposeInt('bytes', { nullable: false }),
+      url: t.exposeString('url', { nullable: false }),
+      originalUrl: t.exposeString('original_url'),
+      thumbnailUrl: t.exposeString('thumbnail_url'),
+      metadata: t.field({ type: 'JSON', resolve: (a) => a.metadata }),
+      createdAt: t.field({ type: 'DateTime', nullable: false, resolve: (a) => a.created_at }),
+      updatedAt: t.field({ type: 'DateTime', nullable: false, resolve: (a) => a.updated_at }),
+    }),
+  });
+
+  const dateRange = b.objectRef<DateRangeValue>(types.claim('DateRange')).implement({
+    description: 'A date field in range mode.',
+    fields: (t) => ({ start: t.exposeString('start'), end: t.exposeString('end') }),
+  });
+  const dateRangeInput = b.inputRef<Input>(types.claim('DateRangeInput')).implement({
+    fields: (t) => ({ start: t.string(), end: t.string() }),
+  });
+
+  const pageInfo = b.objectRef<TypedPage>(types.claim('PageInfo')).implement({
+    description: 'Where a page sits in the whole list.',
+    fields: (t) => ({
+      total: t.exposeInt('total', { nullable: false }),
+      currentPage: t.exposeInt('currentPage', { nullable: false }),
+      perPage: t.exposeInt('perPage', { nullable: false }),
+      lastPage: t.exposeInt('lastPage', { nullable: false }),
+      hasNextPage: t.boolean({ nullable: false, resolve: (p) => p.currentPage < p.lastPage }),
+    }),
+  });
+
+  const entryState = b.enumType(types.claim('ContentState'), {
+    description: 'Which copy of an entry a read serves: the published snapshot (default) or the working draft.',
+    values: { published: { value: 'published' }, draft: { value: 'draft' } } as const,
+  });
+
+  const text = { ordered: true, like: true, lists: true, between: true };
+  const ordered = { ordered: true, like: false, lists: true, between: true };
+  const equality = { ordered: false, like: false, lists: true, between: false };
+  const filters: SharedTypes['filters'] = {
+    string: scalarFilter(b, types.claim('StringFilter'), 'String', text, 'Conditions on a text value.'),
+    float: scalarFilter(b, types.claim('FloatFilter'), 'Float', ordered, 'Conditions on a number.'),
+    int: scalarFilter(b, types.claim('IntFilter'), 'Int', ordered, 'Conditions on an integer.'),
+    boolean: scalarFilter(b, types.claim('BooleanFilter'), 'Boolean', equality, 'Conditions on a boolean.'),
+    date: scalarFilter(b, types.claim('DateFilter'), 'String', ordered, 'Conditions on a date ("YYYY-MM-DD" or ISO 8601 date-time).'),
+    dateTime: scalarFilter(b, types.claim('DateTimeFilter'), 'DateTime', ordered, 'Conditions on a timestamp.'),
+    id: scalarFilter(b, types.claim('UuidFilter'), 'ID', equality, 'Conditions on a UUID.'),
+    reference: scalarFilter(b, types.claim('ReferenceFilter'), 'ID', equality, 'Conditions on a relation or media reference (UUID or numeric id).'),
+    json: scalarFilter(b, types.claim('JSONFilter'), 'JSON', equality, 'Containment conditions on a JSON or group value.'),
+  };
+  return { asset, dateRange, dateRangeInput, pageInfo, entryState, filters };
+}
