@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,10 +48,12 @@ function dollarTag(sql: string, base: string): string {
  * Applies pending migrations in name order and records them the way `prisma migrate deploy` does.
  * Each migration is one script run as a single implicit transaction: it takes Prisma's advisory
  * lock, re-checks under the lock that the migration is still pending (another replica may have won
- * the race), then runs it and records it. A failing migration rolls back whole.
+ * the race), then runs it and records it. A failing migration rolls back whole. Returns the names
+ * of the migrations this call applied (not those another process applied meanwhile).
  */
 export async function migrate(db: Database, opts: { dir?: string } = {}): Promise<string[]> {
-  await db.runScript(BOOKKEEPING);
+  // Under the lock too: two concurrent CREATE TABLE IF NOT EXISTS can collide in pg_type.
+  await db.runScript(`SELECT pg_advisory_xact_lock(${LOCK_ID});\n${BOOKKEEPING}`);
   const applied = new Set(
     (await db.query<{ migration_name: string }>(
       `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
@@ -63,16 +65,18 @@ export async function migrate(db: Database, opts: { dir?: string } = {}): Promis
     const inner = dollarTag(m.sql, 'cms_migration');
     const outer = dollarTag(m.sql, 'cms_migration_outer');
     const name = m.name.replace(/'/g, "''");
+    // Our own row id tells afterwards whether this call applied it or found it already applied.
+    const id = randomUUID();
     await db.runScript(`
 SELECT pg_advisory_xact_lock(${LOCK_ID});
 DO ${outer} BEGIN
   IF NOT EXISTS (SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '${name}' AND finished_at IS NOT NULL AND rolled_back_at IS NULL) THEN
     EXECUTE ${inner}${m.sql}${inner};
     INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
-    VALUES (gen_random_uuid()::text, '${m.checksum}', now(), '${name}', now(), 1);
+    VALUES ('${id}', '${m.checksum}', now(), '${name}', now(), 1);
   END IF;
 END ${outer};`);
-    done.push(m.name);
+    if ((await db.query(`SELECT 1 FROM "_prisma_migrations" WHERE id = $1`, [id])).length) done.push(m.name);
   }
   return done;
 }
