@@ -12,6 +12,7 @@
  * side by side, as src/content/list.ts does. It reports p50/p95 of that whole step and prints
  * EXPLAIN ANALYZE of both statements.
  */
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -34,14 +35,14 @@ const WARMUP = 10;
 const SORT = 'created_at:desc';
 const PAGE = 25;
 
-interface Scenario {
+export interface Scenario {
   name: string;
   where: Record<string, unknown>;
   /** What the numbers should be read against. */
   note: string;
 }
 
-const SCENARIOS: Scenario[] = [
+export const SCENARIOS: Scenario[] = [
   { name: 'eq-text', where: { category: 'cat-417' }, note: 'text eq, 1,000 matches (0.1 %)' },
   { name: 'eq-number', where: { views: '4242' }, note: 'number eq, ~10 matches' },
   { name: 'range-number', where: { views: { between: '1000,1999' } }, note: 'number between, ~10,000 matches (1 %)' },
@@ -75,7 +76,29 @@ async function openBenchDatabase(): Promise<{ db: Database; url: string }> {
   return { db, url };
 }
 
-async function seeded(db: Database): Promise<{ projectId: number } | null> {
+/** What bench/main.ts passes in; the CLI fills it from its flags. */
+export interface WhereBenchOptions {
+  rows: number;
+  iterations: number;
+  only?: string[];
+  plans: boolean;
+  reseed?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface WhereResult {
+  name: string;
+  note: string;
+  p50: number;
+  p95: number;
+  rows: number;
+  total: number;
+}
+
+/** Authors scale down with small row counts so a quick run seeds quickly. */
+const authorsFor = (rows: number) => Math.min(AUTHORS, Math.max(100, Math.floor(rows / 100)));
+
+async function seeded(db: Database, ROWS: number): Promise<{ projectId: number } | null> {
   const rows = await db.query<{ project_id: number; n: string }>(
     `SELECT c.project_id, (SELECT count(*) FROM entries e WHERE e.collection_id = c.id) AS n
        FROM collections c JOIN projects p ON p.id = c.project_id WHERE p.name = 'bench-where' AND c.slug = 'posts'`,
@@ -83,7 +106,8 @@ async function seeded(db: Database): Promise<{ projectId: number } | null> {
   return rows[0] && Number(rows[0].n) === ROWS ? { projectId: rows[0].project_id } : null;
 }
 
-async function seed(db: Database): Promise<number> {
+async function seed(db: Database, ROWS: number, log: (line: string) => void): Promise<number> {
+  const AUTHORS = authorsFor(ROWS);
   const t0 = Date.now();
   await db.runScript(`DELETE FROM projects WHERE name = 'bench-where'`);
   const [project] = await db.query<{ id: number }>(
@@ -140,34 +164,46 @@ async function seed(db: Database): Promise<number> {
     `a AS (SELECT array_agg(uuid::text ORDER BY id) AS arr FROM entries WHERE collection_id = ${authors}),`,
     ', a',
   );
-  console.log(`seeded ${ROWS} posts + ${AUTHORS} authors in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(`seeded ${ROWS} posts + ${AUTHORS} authors in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return project.id;
 }
 
 async function main(): Promise<void> {
   const { db, url } = await openBenchDatabase();
   console.log(`database: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
-  let projectId = (await seeded(db))?.projectId;
-  if (!projectId || args.has('reseed')) {
-    projectId = await seed(db);
+  const results = await runWhereBench(db, {
+    rows: ROWS,
+    iterations: ITERATIONS,
+    only: args.get('only')?.split(','),
+    plans: !args.has('no-plans'),
+    reseed: args.has('reseed'),
+  });
+  console.log('\n| scenario | what | total | p50 ms | p95 ms |\n|---|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.name} | ${r.note} | ${r.total} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`);
+  await db.close();
+}
+
+/** Seeds (unless already seeded with `rows` posts), builds the per-field indexes, runs the scenarios. */
+export async function runWhereBench(db: Database, o: WhereBenchOptions): Promise<WhereResult[]> {
+  const log = o.log ?? ((line: string) => console.log(line));
+  let projectId = (await seeded(db, o.rows))?.projectId;
+  if (!projectId || o.reseed) {
+    projectId = await seed(db, o.rows, log);
   }
   const prisma = db.prisma;
   const posts = await loadCollectionBySlug(prisma, projectId, 'posts');
   const t1 = Date.now();
   for (const f of posts.fields) await ensureFieldIndexes(db, posts.id, f);
-  console.log(`per-field range indexes ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  log(`per-field range indexes ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
   await db.runScript('VACUUM ANALYZE entries');
-  await printSizes(db);
+  await printSizes(db, log);
 
-  const only = args.get('only')?.split(',');
-  const results: Array<{ name: string; note: string; p50: number; p95: number; rows: number; total: number }> = [];
-  for (const s of SCENARIOS.filter((x) => !only || only.includes(x.name))) {
-    const r = await runScenario(db, posts, projectId, s);
+  const results: WhereResult[] = [];
+  for (const s of SCENARIOS.filter((x) => !o.only || o.only.includes(x.name))) {
+    const r = await runScenario(db, posts, projectId, s, o, log);
     results.push({ name: s.name, note: s.note, ...r });
   }
-  console.log('\n| scenario | what | total | p50 ms | p95 ms |\n|---|---|---|---|---|');
-  for (const r of results) console.log(`| ${r.name} | ${r.note} | ${r.total} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`);
-  await db.close();
+  return results;
 }
 
 async function listSql(db: Database, collection: CollectionSchema, projectId: number, where: unknown) {
@@ -187,7 +223,7 @@ async function listSql(db: Database, collection: CollectionSchema, projectId: nu
   };
 }
 
-async function runScenario(db: Database, posts: CollectionSchema, projectId: number, s: Scenario) {
+async function runScenario(db: Database, posts: CollectionSchema, projectId: number, s: Scenario, o: WhereBenchOptions, log: (line: string) => void) {
   const once = async () => {
     const q = await listSql(db, posts, projectId, s.where);
     const [rows, [{ total }]] = await Promise.all([
@@ -199,7 +235,7 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
   let last = { rows: 0, total: 0 };
   for (let i = 0; i < WARMUP; i++) last = await once();
   const times: number[] = [];
-  for (let i = 0; i < ITERATIONS; i++) {
+  for (let i = 0; i < o.iterations; i++) {
     const t = performance.now();
     last = await once();
     times.push(performance.now() - t);
@@ -207,30 +243,33 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
   times.sort((a, b) => a - b);
   const p50 = percentile(times, 50);
   const p95 = percentile(times, 95);
-  console.log(`\n=== ${s.name}: ${s.note}\nwhere=${JSON.stringify(s.where)} sort=${SORT} paginate=${PAGE}`);
-  console.log(`rows=${last.rows} total=${last.total} p50=${p50.toFixed(1)} ms p95=${p95.toFixed(1)} ms`);
-  if (!args.has('no-plans')) {
+  log(`\n=== ${s.name}: ${s.note}\nwhere=${JSON.stringify(s.where)} sort=${SORT} paginate=${PAGE}`);
+  log(`rows=${last.rows} total=${last.total} p50=${p50.toFixed(1)} ms p95=${p95.toFixed(1)} ms`);
+  if (o.plans) {
     const q = await listSql(db, posts, projectId, s.where);
     for (const [label, stmt] of [['page', q.page], ['count', q.count]] as const) {
       const plan = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${stmt}`);
-      console.log(`--- plan (${label})`);
-      for (const line of plan) console.log(`  ${line['QUERY PLAN']}`);
+      log(`--- plan (${label})`);
+      for (const line of plan) log(`  ${line['QUERY PLAN']}`);
     }
   }
   return { p50, p95, ...last };
 }
 
-async function printSizes(db: Database): Promise<void> {
+async function printSizes(db: Database, log: (line: string) => void): Promise<void> {
   const rows = await db.query<{ name: string; size: string }>(
     `SELECT c.relname AS name, pg_size_pretty(pg_relation_size(c.oid)) AS size
        FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
       WHERE i.indrelid = 'entries'::regclass ORDER BY pg_relation_size(c.oid) DESC`,
   );
   const [table] = await db.query<{ size: string }>(`SELECT pg_size_pretty(pg_table_size('entries')) AS size`);
-  console.log(`entries table: ${table.size}; indexes: ${rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
+  log(`entries table: ${table.size}; indexes: ${rows.map((r) => `${r.name} ${r.size}`).join(', ')}`);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+// Runs as a CLI only when executed directly; bench/main.ts imports runWhereBench.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
