@@ -1,6 +1,8 @@
 import { builder } from '../builder.ts';
 import './project.ts';
 import './collection.ts';
+import './entry.ts';
+import './asset.ts';
 
 /** The core (generic) schema: every type file registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

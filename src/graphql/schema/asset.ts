@@ -1,0 +1,68 @@
+import { builder } from '../builder.ts';
+import type { AssetResource } from '../../content/types.ts';
+import { getAsset, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
+import { serializeAsset } from '../../assets/serialize.ts';
+
+/** The asset object of REST (facts §7). Uploads are REST-only (multipart). */
+export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    uuid: t.exposeString('uuid'),
+    filename: t.exposeString('filename'),
+    originalFilename: t.exposeString('original_filename'),
+    mimeType: t.exposeString('mime_type'),
+    size: t.exposeString('size', { description: 'Human-readable, e.g. "1.2 MB".' }),
+    bytes: t.exposeInt('bytes'),
+    url: t.exposeString('url'),
+    originalUrl: t.string({ nullable: true, resolve: (a) => a.original_url }),
+    thumbnailUrl: t.string({ nullable: true, resolve: (a) => a.thumbnail_url }),
+    metadata: t.field({ type: 'JSON', nullable: true, resolve: (a) => a.metadata }),
+    createdAt: t.exposeString('created_at'),
+    updatedAt: t.exposeString('updated_at'),
+  }),
+});
+
+interface AssetPage {
+  data: AssetResource[];
+  total: number;
+  currentPage: number;
+  perPage: number;
+}
+
+const AssetPageType = builder.objectRef<AssetPage>('AssetPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [AssetType], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    currentPage: t.exposeInt('currentPage'),
+    perPage: t.exposeInt('perPage'),
+    lastPage: t.int({ resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  assets: t.field({
+    type: AssetPageType,
+    description: 'Assets, newest first. search matches filename, original name or MIME type; type is image, video, audio or document.',
+    args: { search: t.arg.string(), type: t.arg.string(), page: t.arg.int(), perPage: t.arg.int() },
+    resolve: async (_root, args, context) => {
+      const ctx = await context.auth();
+      const q = parseAssetListQuery({
+        search: args.search ?? undefined,
+        type: args.type ?? undefined,
+        paginate: args.perPage != null ? String(args.perPage) : undefined,
+        page: args.page != null ? String(args.page) : undefined,
+      });
+      const page = await listAssets(ctx, q);
+      return { data: page.data.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL)), total: page.total, currentPage: page.page, perPage: page.perPage };
+    },
+  }),
+  asset: t.field({
+    type: AssetType,
+    description: 'One asset by UUID or numeric id.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const ctx = await context.auth();
+      return serializeAsset(await getAsset(ctx, args.id), ctx.services.config.PUBLIC_URL);
+    },
+  }),
+}));

@@ -1,0 +1,188 @@
+import { builder } from '../builder.ts';
+import { isAppError } from '../../errors.ts';
+import type { EntryResource } from '../../content/types.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
+import { linkTranslation } from '../../content/translations.ts';
+import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
+import { parseState } from '../../content/query.ts';
+
+/**
+ * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
+ * typed schema lives in src/graphql/typed. Other domains add fields to `EntryType` from their own files
+ * (`builder.objectFields(EntryType, ...)`), e.g. versions.
+ */
+export const EntryType = builder.objectRef<EntryResource>('Entry').implement({
+  description: 'A content entry: the same resource the REST API returns.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    uuid: t.exposeString('uuid'),
+    locale: t.exposeString('locale'),
+    state: t.exposeString('state', { description: '`draft` or `published`.' }),
+    publishedAt: t.string({ nullable: true, resolve: (e) => e.published_at }),
+    publishedVersionId: t.int({ nullable: true, resolve: (e) => e.published_version_id }),
+    publishedVersionNumber: t.int({ nullable: true, resolve: (e) => e.published_version_number }),
+    isDraftDirty: t.boolean({ resolve: (e) => e.is_draft_dirty }),
+    fields: t.field({
+      type: 'JSON',
+      description: 'Field values by field name; relations are nested entries (one level), media are asset objects.',
+      resolve: (e) => e.fields,
+    }),
+    createdAt: t.string({ nullable: true, resolve: (e) => e.created_at ?? null }),
+    updatedAt: t.string({ nullable: true, resolve: (e) => e.updated_at ?? null }),
+  }),
+});
+
+interface EntryPage {
+  data: EntryResource[];
+  total: number;
+  currentPage: number;
+  perPage: number;
+}
+
+const EntryPageType = builder.objectRef<EntryPage>('EntryPage').implement({
+  description: 'One page of entries with the total count (Laravel-style paging: page + perPage).',
+  fields: (t) => ({
+    data: t.field({ type: [EntryType], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    currentPage: t.exposeInt('currentPage'),
+    perPage: t.exposeInt('perPage'),
+    lastPage: t.int({ resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
+    hasMorePages: t.boolean({ resolve: (p) => p.currentPage * p.perPage < p.total }),
+  }),
+});
+
+interface LinkPayload {
+  message: string;
+  translation_group_id: number;
+}
+
+const LinkPayloadType = builder.objectRef<LinkPayload>('LinkEntryTranslationPayload').implement({
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    translationGroupId: t.int({ resolve: (p) => p.translation_group_id }),
+  }),
+});
+
+const MessagePayloadType = builder.objectRef<{ message: string }>('MessagePayload').implement({
+  fields: (t) => ({ message: t.exposeString('message') }),
+});
+
+const stateDescription = '`published` (default; invalid values also read published) or `draft`.';
+
+builder.queryFields((t) => ({
+  entries: t.field({
+    type: EntryPageType,
+    description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
+    args: {
+      collection: t.arg.string({ required: true }),
+      state: t.arg.string({ description: stateDescription }),
+      locale: t.arg.string(),
+      where: t.arg({ type: 'JSON' }),
+      sort: t.arg.string(),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      exclude: t.arg.stringList(),
+    },
+    resolve: async (_root, args, context) => {
+      const ctx = await context.auth();
+      const perPage = Math.max(1, Math.min(args.perPage ?? 25, MAX_PAGE_SIZE));
+      const page = Math.max(1, args.page ?? 1);
+      try {
+        const result = await listEntries(ctx, args.collection, {
+          state: parseState(args.state),
+          locale: args.locale?.toLowerCase() ?? undefined,
+          where: args.where ?? undefined,
+          sort: args.sort ?? undefined,
+          paginate: perPage,
+          page,
+          timestamps: true,
+          exclude: args.exclude ?? undefined,
+        });
+        if (result.kind === 'page') return { data: result.data, total: result.total, currentPage: page, perPage };
+        if (result.kind === 'one') return { data: [result.entry], total: 1, currentPage: 1, perPage };
+        return { data: [], total: 0, currentPage: page, perPage };
+      } catch (err) {
+        // A singleton without an entry for the locale is an empty page here, not an error.
+        if (isAppError(err) && err.code === 'NOT_FOUND' && err.message === 'Entry not found.') return { data: [], total: 0, currentPage: 1, perPage };
+        throw err;
+      }
+    },
+  }),
+  entry: t.field({
+    type: EntryType,
+    description: 'One entry by UUID. NOT_FOUND when it does not exist or, for published reads, was never published.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+      state: t.arg.string({ description: stateDescription }),
+      locale: t.arg.string(),
+      translationLocale: t.arg.string(),
+    },
+    resolve: async (_root, args, context) =>
+      getEntry(await context.auth(), args.collection, args.uuid, {
+        state: parseState(args.state),
+        timestamps: true,
+        locale: args.locale ?? undefined,
+        translationLocale: args.translationLocale ?? undefined,
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createEntry: t.field({
+    type: EntryType,
+    description: 'Creates an entry (POST /api/{collection}); state "published" publishes it as version 1.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      data: t.arg({ type: 'JSON', required: true }),
+      locale: t.arg.string(),
+      state: t.arg.string(),
+    },
+    resolve: async (_root, args, context) =>
+      createEntry(await context.auth(), args.collection, { data: args.data, locale: args.locale ?? undefined, state: args.state ?? undefined }, { timestamps: true }),
+  }),
+  updateEntry: t.field({
+    type: EntryType,
+    description: 'Changes only the fields present in data (PATCH semantics). Never publishes.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+      data: t.arg({ type: 'JSON', required: true }),
+      locale: t.arg.string(),
+    },
+    resolve: async (_root, args, context) =>
+      updateEntry(await context.auth(), args.collection, args.uuid, { data: args.data, locale: args.locale ?? undefined }, 'patch', { timestamps: true }),
+  }),
+  replaceEntry: t.field({
+    type: EntryType,
+    description: 'Rewrites every field from data; fields not sent are cleared (PUT semantics). Never publishes.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+      data: t.arg({ type: 'JSON', required: true }),
+      locale: t.arg.string(),
+    },
+    resolve: async (_root, args, context) =>
+      updateEntry(await context.auth(), args.collection, args.uuid, { data: args.data, locale: args.locale ?? undefined }, 'replace', { timestamps: true }),
+  }),
+  deleteEntry: t.field({
+    type: MessagePayloadType,
+    description: 'Moves the entry to the trash; force deletes it and its versions for good.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+      force: t.arg.boolean(),
+    },
+    resolve: async (_root, args, context) => deleteEntry(await context.auth(), args.collection, args.uuid, args.force ?? false),
+  }),
+  linkEntryTranslation: t.field({
+    type: LinkPayloadType,
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+      translationEntryUuid: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, context) =>
+      linkTranslation(await context.auth(), args.collection, args.uuid, { translation_entry_uuid: args.translationEntryUuid }),
+  }),
+}));
