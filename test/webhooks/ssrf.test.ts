@@ -1,0 +1,219 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
+import { isPublicAddress } from '../../src/webhooks/url-safety.ts';
+
+/** DNS as the tests want it; names not listed do not resolve. */
+const dns: Record<string, string[]> = {
+  'hooks.example.com': ['93.184.216.34'],
+  'v6.example.com': ['2606:4700::1111'],
+  'loop.test': ['127.0.0.1'],
+  'localhost': ['127.0.0.1', '::1'],
+  'ten.test': ['10.1.2.3'],
+  'metadata.test': ['169.254.169.254'],
+  'v6loop.test': ['::1'],
+  'mapped.test': ['::ffff:127.0.0.1'],
+  'mixed.test': ['93.184.216.34', '10.0.0.1'],
+  'ula.test': ['fd00::1'],
+  'cgnat.test': ['100.64.0.1'],
+};
+const resolveHost = async (h: string) => {
+  const found = dns[h];
+  if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
+  return found;
+};
+
+describe('URL rules on save (HTTPS only, no private networks)', () => {
+  let t: TestApp;
+  let p: TestProject;
+  beforeAll(async () => {
+    t = await startTestApp();
+    t.services.webhooks.options.resolveHost = resolveHost;
+    p = await t.project();
+  });
+  afterAll(() => t.close());
+  const save = (url: string) =>
+    t.request({ method: 'POST', url: '/api/webhooks', headers: p.headers, body: { name: 'h', url, events: ['content.created'], sources: ['api'] } });
+
+  it.each([
+    ['https://loop.test/hook', 'private'],
+    ['https://localhost/hook', 'private'],
+    ['https://ten.test/hook', 'private'],
+    ['https://metadata.test/latest/meta-data', 'private'],
+    ['https://169.254.169.254/latest/meta-data', 'private'],
+    ['https://10.0.0.8/', 'private'],
+    ['https://[::1]/hook', 'private'],
+    ['https://v6loop.test/hook', 'private'],
+    ['https://mapped.test/hook', 'private'],
+    ['https://[::ffff:127.0.0.1]/hook', 'private'],
+    ['https://[::ffff:a00:1]/hook', 'private'],
+    ['https://mixed.test/hook', 'private'],
+    ['https://ula.test/hook', 'private'],
+    ['https://cgnat.test/hook', 'private'],
+    ['https://0x7f.1/hook', 'private'],
+    ['https://2130706433/hook', 'private'],
+    ['https://[fe80::1]/hook', 'private'],
+    ['https://0.0.0.0/hook', 'private'],
+    ['https://nowhere.test/hook', 'resolved'],
+    ['http://hooks.example.com/hook', 'HTTPS'],
+    ['ftp://hooks.example.com/hook', 'HTTPS'],
+    ['https://user:pass@hooks.example.com/hook', 'credentials'],
+    ['https://token@hooks.example.com/hook', 'credentials'],
+  ])('refuses %s (422 on url)', async (url, words) => {
+    const res = await save(url);
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['url']);
+    expect(res.body.errors.url[0]).toContain(words);
+  });
+
+  it('accepts public IPv4 and IPv6 destinations', async () => {
+    expect((await save('https://hooks.example.com/hook')).status).toBe(201);
+    expect((await save('https://v6.example.com/hook')).status).toBe(201);
+    expect((await save('https://93.184.216.34:8443/hook')).status).toBe(201);
+  });
+
+  it('re-checks on update', async () => {
+    const created = (await save('https://hooks.example.com/hook')).body;
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/webhooks/${created.uuid}`,
+      headers: p.headers,
+      body: { name: 'h', url: 'https://metadata.test/', events: ['content.created'], sources: ['api'] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.url).toHaveLength(1);
+  });
+
+  it('allows HTTP and private addresses only when configured', async () => {
+    const open = await startTestApp({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    try {
+      open.services.webhooks.options.resolveHost = resolveHost;
+      const op = await open.project();
+      const res = await open.request({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: op.headers,
+        body: { name: 'h', url: 'http://loop.test:8080/hook', events: ['content.created'], sources: ['api'] },
+      });
+      expect(res.status).toBe(201);
+      // Credentials and unresolvable names stay refused.
+      const creds = await open.request({ method: 'POST', url: '/api/webhooks', headers: op.headers, body: { name: 'h', url: 'http://a:b@loop.test/', events: ['content.created'], sources: ['api'] } });
+      expect(creds.status).toBe(422);
+      const unresolved = await open.request({ method: 'POST', url: '/api/webhooks', headers: op.headers, body: { name: 'h', url: 'http://nowhere.test/', events: ['content.created'], sources: ['api'] } });
+      expect(unresolved.status).toBe(422);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('URL rules at send time, against the address actually connected to', () => {
+  let env: WebhookTestEnv;
+  let rx: Receiver;
+  afterEach(async () => {
+    await env?.close();
+    await rx?.close();
+  });
+
+  it('blocks a name re-pointed to 127.0.0.1 after save (DNS rebinding) and logs `blocked`; the receiver sees nothing', async () => {
+    // HTTP allowed so the local receiver could be reached if the check failed; private networks are not.
+    env = await webhookEnv({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    rx = await startReceiver();
+    const answers: Record<string, string[]> = { 'rebind.test': ['93.184.216.34'] };
+    env.t.services.webhooks.options.resolveHost = async (h) => answers[h] ?? [];
+    const hook = await env.hook({ name: 'h', url: `http://rebind.test:${rx.port}/hook`, events: ['content.created'], sources: ['api'] });
+    answers['rebind.test'] = ['127.0.0.1'];
+    await env.emit([{ event: 'content.created' }]);
+    await waitFor(async () => (await env.logs(hook.uuid)).total === 1);
+    const log = (await env.logs(hook.uuid)).data[0];
+    expect(log).toMatchObject({ status: 'blocked', attempt: 1, response: { status: null, body: null } });
+    // Blocked is final: not retried.
+    expect((await env.t.database.prisma.webhookDelivery.findFirstOrThrow()).status).toBe('failed');
+    expect(rx.received).toHaveLength(0);
+  });
+
+  it.each([['127.0.0.1'], ['::1'], ['::ffff:127.0.0.1'], ['10.0.0.1'], ['169.254.169.254']])(
+    'blocks a send when the name resolves to %s',
+    async (address) => {
+      env = await webhookEnv({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+      rx = await startReceiver();
+      let answer = ['93.184.216.34'];
+      env.t.services.webhooks.options.resolveHost = async () => answer;
+      const hook = await env.hook({ name: 'h', url: `http://internal.test:${rx.port}/hook`, events: ['content.created'], sources: ['api'] });
+      answer = [address];
+      await env.emit([{ event: 'content.created' }]);
+      await waitFor(async () => (await env.logs(hook.uuid)).total === 1);
+      expect((await env.logs(hook.uuid)).data[0].status).toBe('blocked');
+      expect(rx.received).toHaveLength(0);
+    },
+  );
+
+  it('blocks an IP-literal URL once private networks are switched off', async () => {
+    env = await webhookEnv();
+    rx = await startReceiver();
+    const hook = await env.hook({ name: 'h', url: rx.url, events: ['content.created'], sources: ['api'] });
+    env.t.services.webhooks.options.allowPrivateNetworks = false;
+    await env.emit([{ event: 'content.created' }]);
+    await waitFor(async () => (await env.logs(hook.uuid)).total === 1);
+    expect((await env.logs(hook.uuid)).data[0].status).toBe('blocked');
+    expect(rx.received).toHaveLength(0);
+  });
+
+  it('connects to the address it checked (the name exists only in the injected resolver), with the original Host header', async () => {
+    env = await webhookEnv();
+    rx = await startReceiver();
+    env.t.services.webhooks.options.resolveHost = async (h) => (h === 'receiver.invalid' ? ['127.0.0.1'] : []);
+    const hook = await env.hook({ name: 'h', url: `http://receiver.invalid:${rx.port}/hook`, events: ['content.created'], sources: ['api'] });
+    await env.emit([{ event: 'content.created' }]);
+    const [req] = await rx.until((r) => r.length === 1);
+    expect(req.headers.host).toBe(`receiver.invalid:${rx.port}`);
+    await waitFor(async () => (await env.logs(hook.uuid)).total === 1);
+    expect((await env.logs(hook.uuid)).data[0].status).toBe('200');
+  });
+
+  it('does not follow redirects', async () => {
+    env = await webhookEnv({ options: { maxAttempts: 1 } });
+    const target = await startReceiver();
+    rx = await startReceiver(() => ({ status: 302 }));
+    try {
+      const hook = await env.hook({ name: 'h', url: rx.url, events: ['content.created'], sources: ['api'] });
+      await env.emit([{ event: 'content.created' }]);
+      await waitFor(async () => (await env.logs(hook.uuid)).total === 1);
+      expect((await env.logs(hook.uuid)).data[0].status).toBe('302');
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['93.184.216.34', true],
+    ['2606:4700::1111', true],
+    ['::ffff:93.184.216.34', true],
+    ['127.0.0.1', false],
+    ['10.0.0.1', false],
+    ['172.16.0.1', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['255.255.255.255', false],
+    ['192.0.2.1', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd12:3456::1', false],
+    ['ff02::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['64:ff9b::7f00:1', false],
+    ['2002:7f00:1::1', false],
+    ['2001:db8::1', false],
+    ['not-an-ip', false],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
