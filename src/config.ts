@@ -1,20 +1,57 @@
 import { z } from 'zod';
 
+/**
+ * Every setting the service reads from the environment, with its default. docs/foundation.md has the
+ * same table for operators; keep the two in step. Values are never echoed back in errors (URLs can
+ * carry passwords).
+ */
+
 const bool = (fallback: boolean) =>
   z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .string()
+    .trim()
+    .toLowerCase()
     .optional()
+    .refine((v) => v === undefined || ['true', 'false', '1', '0', 'yes', 'no', ''].includes(v), {
+      message: 'must be true or false (also accepted: 1/0, yes/no)',
+    })
     .transform((v) => (v === undefined || v === '' ? fallback : v === 'true' || v === '1' || v === 'yes'));
 
 const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).optional().transform((v) => v ?? fallback);
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || (/^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max), {
+      message: `must be a whole number from ${min} to ${max}`,
+    })
+    .transform((v) => (v === undefined || v === '' ? fallback : Number(v)));
+
+/** An optional URL with one of the given schemes; empty means unset. */
+const url = (schemes: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (v) => {
+        if (v === undefined || v === '') return true;
+        try {
+          return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL such as ${example}` },
+    )
+    .transform((v) => (v === undefined || v === '' ? undefined : v));
 
 const envSchema = z.object({
   PORT: int(4000, 0, 65535),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
-  DATA_DIR: z.string().default('./.data'),
-  REDIS_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
+  DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
+  REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
   MIGRATE_ON_START: bool(true),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
   WEBHOOK_ALLOW_HTTP: bool(false),
@@ -30,8 +67,16 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
-  PUBLIC_URL: z.string().url().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
 });
 
 export type Config = z.output<typeof envSchema>;
@@ -42,8 +87,8 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')} ${i.message}`);
+    throw new ConfigError(`Invalid configuration (environment variables):\n${lines.join('\n')}`);
   }
   return { ...parsed.data, ...overrides };
 }

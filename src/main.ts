@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   const seed = config.SEED_DEMO ? await seedDemo(services) : null;
   const app = await buildServer(services);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // Webhook delivery in this process unless a separate `npm run worker` does it.
+  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
   // Webhook delivery (dispatcher, worker, sweeper); off when dedicated `npm run worker` processes do it.
   if (config.WORKER_IN_PROCESS) await services.webhooks.start();
   const url = baseUrl(config, address);

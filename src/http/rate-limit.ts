@@ -16,7 +16,8 @@ const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhook
  * Redis is unreachable the limiter falls back to a per-process memory budget rather than failing
  * requests (rate limiting must never be the reason content writes stop).
  */
-export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter {
+export function createRateLimiter(perMinute: number, redis?: Redis, opts: { keyPrefix?: string } = {}): RateLimiter {
+  const prefix = opts.keyPrefix ?? 'cms:rl';
   const limiters = new Map<RateBucket, RateLimiterAbstract>();
   for (const bucket of Object.keys(bucketShare) as RateBucket[]) {
     const points = Math.max(1, Math.floor(perMinute * bucketShare[bucket]));
@@ -24,7 +25,7 @@ export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter
     limiters.set(
       bucket,
       redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration: 60, keyPrefix: `cms:rl:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        ? new RateLimiterRedis({ storeClient: redis, points, duration: 60, keyPrefix: `${prefix}:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true })
         : memory,
     );
   }
