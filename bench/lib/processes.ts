@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { sleep } from './stats.ts';
+
+/** A child process the harness started; stop() ends its whole process group. */
+export interface Child {
+  name: string;
+  proc: ChildProcess;
+  /** Last lines of its stderr/stdout, for error reports. */
+  tail(): string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Resident set size of the process tree's largest member (npx → tsx → node: the node one). */
+  rss(): number;
+}
+
+export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>): Child {
+  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(l);
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    name,
+    proc,
+    tail: () => lines.join('\n'),
+    rss: () => (proc.pid ? treeRss(proc.pid) : 0),
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode !== null || proc.signalCode !== null || !proc.pid) return;
+      try {
+        process.kill(-proc.pid, signal);
+      } catch {
+        return;
+      }
+      const timer = sleep(10_000).then(() => {
+        try {
+          process.kill(-proc.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      });
+      await Promise.race([exited, timer]);
+    },
+  };
+}
+
+/** `npx tsx <script>`: how the issue runs the server and the worker. */
+export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>): Child =>
+  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env);
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(d));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function treeRss(pid: number): number {
+  let best = rssOf(pid);
+  for (const c of childrenOf(pid)) best = Math.max(best, treeRss(c));
+  return best;
+}
+
+/** Polls `url` until it answers 2xx, the child exits, or the deadline passes. */
+export async function waitHealthy(child: Child, url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited (${child.proc.exitCode}):\n${child.tail()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(250);
+  }
+  throw new Error(`${child.name} did not become healthy at ${url} within ${timeoutMs} ms:\n${child.tail()}`);
+}
+
+/** Waits for a child that prints `LISTENING <port>` on stdout (the ceiling servers). */
+export function listeningPort(child: Child, timeoutMs = 60_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${child.name} did not start:\n${child.tail()}`)), timeoutMs);
+    child.proc.stdout?.on('data', (chunk: Buffer) => {
+      const m = /LISTENING (\d+)/.exec(chunk.toString());
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${child.name} exited (${code}):\n${child.tail()}`));
+    });
+  });
+}
+
+/** A free loopback port (bind 0, read it, close). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

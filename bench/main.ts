@@ -1,0 +1,287 @@
+/**
+ * `npm run bench`: every performance figure of the project in one run, beside ceilings measured in the
+ * same run (BENCHMARKS.md explains how to read it). `BENCH_QUICK=1` runs a small version.
+ *
+ * Knobs (env): DATABASE_URL (else a fresh cms_bench_<random> database, dropped afterwards), REDIS_URL
+ * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
+ * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
+ * BENCH_SCHEMA_BUILDS, BENCH_PLANS=1 (print the where cases' query plans).
+ */
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { createBenchProject, openBenchDatabase, redactUrl, type BenchDatabase } from './lib/database.ts';
+import { freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
+import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
+import { bulkCreate, checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, webhookThroughput, type Knobs } from './lib/http-scenarios.ts';
+import { bareHttpCeiling, rawSelectCeiling, yogaCeiling } from './ceilings.ts';
+import { schemaBuildTime } from './lib/schema-build.ts';
+import { formatTable, formatTargets, ratio, type Row, type Target } from './lib/report.ts';
+import type { LoadResult } from './lib/load.ts';
+import { runWhereBench } from './where.ts';
+import { int, ms, sleep } from './lib/stats.ts';
+import { loadavg, cpus } from 'node:os';
+
+const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
+const num = (name: string, full: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : full));
+
+const K = {
+  durationSec: num('BENCH_DURATION', 10, 3),
+  connections: num('BENCH_CONNECTIONS', 32, 8),
+  posts: num('BENCH_POSTS', 2000, 60),
+  authors: num('BENCH_AUTHORS', 200, 10),
+  whereRows: num('BENCH_WHERE_ROWS', 1_000_000, 2000),
+  whereIterations: num('BENCH_WHERE_ITERATIONS', 60, 5),
+  webhookEvents: num('BENCH_WEBHOOK_EVENTS', 5000, 100),
+  schemaBuilds: num('BENCH_SCHEMA_BUILDS', 7, 1),
+};
+
+/** The five `where` cases of the filtering issue (names from bench/where.ts). */
+export const WHERE_CASES = ['eq-text', 'range-number', 'like', 'relation-nested-eq', 'or'];
+
+const R = {
+  restGet: 'REST get (published)',
+  restList: 'REST list paginate=25',
+  gqlGet: 'GraphQL get post+author',
+  gqlList: 'GraphQL list 25 posts+authors',
+  bulk: 'bulk create 50 items × 4 clients',
+  webhooks: 'webhook deliveries',
+  schema: 'GraphQL schema build 50×20',
+  bare: 'ceiling: bare node:http',
+  select: 'ceiling: raw pg SELECT (16 in flight)',
+  yoga: 'ceiling: stock Yoga { __typename }',
+};
+
+/** Every row the table prints, in order; the quick test checks each one appears. */
+export const SCENARIO_ROWS = [
+  R.restGet,
+  R.restList,
+  R.gqlGet,
+  R.gqlList,
+  ...WHERE_CASES.map((c) => `where ${c}`),
+  R.bulk,
+  R.webhooks,
+  R.schema,
+  R.bare,
+  R.select,
+  R.yoga,
+];
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Samples a child's RSS while `fn` runs and returns the peak with the result. */
+async function withRss<T>(child: Child, fn: () => Promise<T>): Promise<{ result: T; rss: number }> {
+  let peak = child.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, child.rss())), 250);
+  try {
+    const result = await fn();
+    return { result, rss: Math.max(peak, child.rss()) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const loadRow = (scenario: string, r: LoadResult, rss: number, extra: Partial<Row> = {}): Row => ({
+  scenario,
+  rate: r.rps,
+  p50: r.p50,
+  p95: r.p95,
+  p99: r.p99,
+  errors: r.errors,
+  rss,
+  note: Object.keys(r.statuses).length ? `statuses ${JSON.stringify(r.statuses)}` : undefined,
+  ...extra,
+});
+
+async function cleanRedis(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch {
+    /* best effort */
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function outboxDrained(bench: BenchDatabase, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [{ n }] = await bench.db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_events WHERE dispatched_at IS NULL');
+    if (n === 0) return;
+    await sleep(200);
+  }
+  log('warning: outbox not drained before the webhook scenario');
+}
+
+export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
+  const started = Date.now();
+  log(`# content-gateway benchmark ${QUICK ? '(BENCH_QUICK: small sizes, figures are not meaningful)' : ''}`);
+  log(`host: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; knobs ${JSON.stringify(K)}`);
+
+  const bench: BenchDatabase = await openBenchDatabase();
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `cms_bench_${randomBytes(4).toString('hex')}`;
+  log(`database ${redactUrl(bench.url)}${bench.owned ? ' (created for this run)' : ''}; redis ${redactUrl(redisUrl)} prefix ${prefix}`);
+  const port = await freePort();
+  const env = {
+    DATABASE_URL: bench.url,
+    REDIS_URL: redisUrl,
+    WEBHOOK_QUEUE_PREFIX: prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WORKER_IN_PROCESS: 'false',
+    MIGRATE_ON_START: 'false',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const server = spawnTsx('server', 'src/main.ts', env);
+  const worker = spawnTsx('worker', 'src/worker/main.ts', env);
+  const rows: Row[] = [];
+  const targets: Target[] = [];
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitHealthy(server, `${base}/healthz`);
+    const project = await createBenchProject(bench.db, 'bench');
+    const api: Api = { base, headers: project.headers };
+    await createContentModel(api);
+    const t0 = Date.now();
+    const seeded = await seedPosts(api, K.posts, K.authors);
+    log(`seeded ${K.posts} posts + ${K.authors} authors over REST in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const knobs: Knobs = { durationSec: K.durationSec, connections: K.connections };
+    const warm: Knobs = { durationSec: 1, connections: K.connections };
+
+    // --- reads
+    await restGet(api, seeded.posts, warm);
+    const rGet = await withRss(server, () => restGet(api, seeded.posts, knobs));
+    await restList(api, warm);
+    const rList = await withRss(server, () => restList(api, knobs));
+    const gq = await graphqlQueries(api);
+    await checkGraphql(api, gq.get, { uuid: seeded.posts[0] });
+    await checkGraphql(api, gq.list);
+    const gqNote = gq.typed ? 'typed schema' : 'generic entry/entries: typed post/posts not served yet';
+    await graphqlGet(api, gq, seeded.posts, warm);
+    const gGet = await withRss(server, () => graphqlGet(api, gq, seeded.posts, knobs));
+    await graphqlList(api, gq, warm);
+    const gList = await withRss(server, () => graphqlList(api, gq, knobs));
+
+    // --- ceilings, right after the figures they bound
+    const sample = await fetch(`${base}/api/posts/${seeded.posts[0]}`, { headers: api.headers });
+    const sampleBody = Buffer.from(await sample.arrayBuffer());
+    const bare = await bareHttpCeiling(sampleBody, sample.headers.get('content-type') ?? 'application/json', knobs);
+    const select = await rawSelectCeiling(bench.url, seeded.posts, { inFlight: 16, durationSec: K.durationSec });
+    const yoga = await yogaCeiling(knobs);
+    const restCeiling = Math.min(bare.rps, select.qps);
+
+    rows.push(loadRow(R.restGet, rGet.result, rGet.rss, { ceiling: ratio(rGet.result.rps, restCeiling, 'min(bare HTTP, raw SELECT)') }));
+    rows.push(loadRow(R.restList, rList.result, rList.rss, { ceiling: ratio(rList.result.rps, restCeiling, 'min(bare HTTP, raw SELECT)') }));
+    rows.push(loadRow(R.gqlGet, gGet.result, gGet.rss, { ceiling: ratio(gGet.result.rps, yoga.rps, 'stock Yoga'), note: gqNote }));
+    rows.push(loadRow(R.gqlList, gList.result, gList.rss, { ceiling: ratio(gList.result.rps, yoga.rps, 'stock Yoga'), note: gqNote }));
+    targets.push({
+      name: 'published REST get ≥ 40 % of min(bare HTTP, raw SELECT)',
+      measured: `${int(rGet.result.rps)} req/s vs min(${int(bare.rps)}, ${int(select.qps)}) = ${((rGet.result.rps / restCeiling) * 100).toFixed(0)} %`,
+      pass: rGet.result.errors === 0 && rGet.result.rps >= 0.4 * restCeiling,
+    });
+    targets.push({
+      name: 'GraphQL list of 25 posts with authors ≥ 60 % of stock Yoga { __typename }',
+      measured: `${int(gList.result.rps)} req/s vs ${int(yoga.rps)} = ${((gList.result.rps / yoga.rps) * 100).toFixed(0)} %${gq.typed ? '' : ' (generic query: typed not served)'}`,
+      pass: gList.result.errors === 0 && gList.result.rps >= 0.6 * yoga.rps,
+    });
+
+    // --- writes
+    const bulk = await withRss(server, () => bulkCreate(api, seeded.authors, { ...knobs, clients: 4 }));
+    rows.push({ ...loadRow(R.bulk, bulk.result, bulk.rss), rate: bulk.result.entriesPerSec, unit: 'entries/s' });
+    targets.push({
+      name: 'bulk create (50 items, 4 clients): p50 < 60 ms and > 2000 entries/s',
+      measured: `p50 ${ms(bulk.result.p50)} ms, ${int(bulk.result.entriesPerSec)} entries/s, ${bulk.result.errors} errors`,
+      pass: bulk.result.errors === 0 && bulk.result.p50 < 60 && bulk.result.entriesPerSec > 2000,
+    });
+
+    // Let the worker dispatch the bulk scenario's outbox rows first: dispatch matches webhooks as
+    // they are then, so a backlog would reach the new webhook and skew its figures.
+    await outboxDrained(bench, 120_000);
+    const hooks = await withRss(worker, () => webhookThroughput(api, K.webhookEvents, QUICK ? 30_000 : 120_000));
+    const h = hooks.result;
+    rows.push({
+      scenario: R.webhooks,
+      rate: h.deliveriesPerSec,
+      unit: 'deliveries/s',
+      p50: h.p50,
+      p95: h.p95,
+      p99: h.p99,
+      errors: h.missing + h.duplicates,
+      rss: hooks.rss,
+      note: `commit→delivery latency; ${h.delivered}/${h.events} delivered, ${h.duplicates} duplicates; RSS is the worker's`,
+    });
+    targets.push({
+      name: 'webhooks > 1000 deliveries/s and commit→delivery p99 < 250 ms',
+      measured: `${int(h.deliveriesPerSec)} deliveries/s, p99 ${ms(h.p99)} ms, ${h.missing} missing`,
+      pass: h.missing === 0 && h.deliveriesPerSec > 1000 && h.p99 < 250,
+    });
+
+    rows.push({ scenario: R.bare, rate: bare.rps, p50: bare.p50, p95: bare.p95, p99: bare.p99, errors: bare.errors, rss: bare.rss, note: `same ${sampleBody.length} bytes as the REST get` });
+    rows.push({ scenario: R.select, rate: select.qps, unit: 'queries/s', p50: select.p50, p95: select.p95, p99: select.p99, errors: select.errors, note: 'entry by uuid, from this process' });
+    rows.push({ scenario: R.yoga, rate: yoga.rps, p50: yoga.p50, p95: yoga.p95, p99: yoga.p99, errors: yoga.errors, rss: yoga.rss });
+  } finally {
+    await server.stop();
+    await worker.stop();
+    await cleanRedis(redisUrl, prefix);
+  }
+
+  try {
+    // --- in-process measurements (no server needed; run after it stopped so it takes no CPU)
+    const schema = await schemaBuildTime(50, 20, K.schemaBuilds);
+    rows.push({ scenario: R.schema, p50: schema.p50, p95: schema.p95, p99: schema.p99, note: `${schema.builds} builds; ${schema.source}` });
+    targets.push({ name: 'schema build (50 collections × 20 fields) < 200 ms', measured: `p50 ${ms(schema.p50)} ms`, pass: schema.p50 < 200 });
+
+    const where = await runWhereBench(bench.db, {
+      rows: K.whereRows,
+      iterations: K.whereIterations,
+      only: WHERE_CASES,
+      plans: process.env.BENCH_PLANS === '1',
+      log: QUICK ? () => {} : log,
+    });
+    const whereRows = WHERE_CASES.map((name): Row => {
+      const r = where.find((w) => w.name === name);
+      return { scenario: `where ${name}`, p50: r?.p50, p95: r?.p95, note: r ? `${int(K.whereRows)} posts; ${r.note}; total ${r.total}` : 'not run' };
+    });
+    rows.push(...whereRows);
+    const worst50 = Math.max(...where.map((w) => w.p50));
+    const worst95 = Math.max(...where.map((w) => w.p95));
+    targets.splice(2, 0, {
+      name: `where (5 cases at ${int(K.whereRows)} entries): p50 < 20 ms and p95 < 50 ms`,
+      measured: `worst p50 ${ms(worst50)} ms, worst p95 ${ms(worst95)} ms`,
+      pass: where.length === WHERE_CASES.length && worst50 < 20 && worst95 < 50,
+    });
+  } finally {
+    await bench.close();
+  }
+
+  rows.sort((a, b) => SCENARIO_ROWS.indexOf(a.scenario) - SCENARIO_ROWS.indexOf(b.scenario));
+  log('');
+  log(formatTable(rows));
+  log('');
+  log(formatTargets(targets));
+  log('');
+  log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  return { rows, targets };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runBench().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
