@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+
+/**
+ * Shared pieces of the HTTP fuzz suite. `npm test` runs a short, fixed-seed pass (repeatable in CI);
+ * `npm run fuzz` a long one with a fresh seed. Either way FUZZ_SEED / FUZZ_RUNS override, and a
+ * failure message carries the seed and path that reproduce it.
+ */
+const LONG = process.env.FUZZ_LONG === '1';
+export const RUNS = Number(process.env.FUZZ_RUNS ?? (LONG ? 500 : 25));
+export const SEED = Number(process.env.FUZZ_SEED ?? (LONG ? Math.floor(Math.random() * 2 ** 31) : 20261121));
+/** Per-test timeout that grows with the number of runs. */
+export const TIMEOUT = 30_000 + RUNS * 400;
+
+export function fuzzParams(): fc.Parameters<unknown> {
+  return { numRuns: RUNS, seed: SEED, endOnFailure: !LONG, verbose: 1 };
+}
+
+/** Every answer must be 2xx/4xx with a JSON body (204 has none). */
+export function expectSane(res: { status: number; text: string }, what: string): void {
+  const ctx = `${what} → ${res.status} ${res.text.slice(0, 300)} (FUZZ_SEED=${SEED})`;
+  expect(res.status < 500 && res.status >= 200 && !(res.status >= 300 && res.status < 400), ctx).toBe(true);
+  if (res.status === 204) return;
+  expect(() => JSON.parse(res.text), ctx).not.toThrow();
+}
+
+/** The content model every fuzz file writes into: one required field, and one of each kind. */
+export async function fuzzWorld(t: TestApp): Promise<{ p: TestProject; uuids: string[] }> {
+  const p = await t.project({ name: 'Fuzz', locales: ['en', 'de'], plan: 'basic' });
+  const post = async (url: string, body: unknown) => {
+    const res = await t.request({ method: 'POST', url, headers: p.headers, body });
+    expect(res.status, `${url}: ${res.text}`).toBeLessThan(300);
+    return res.body;
+  };
+  await post('/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
+  await post('/api/collections', {
+    name: 'Posts',
+    slug: 'posts',
+    fields: [
+      { type: 'text', label: 'Title', name: 'title', validations: { required: { status: true } } },
+      { type: 'number', label: 'Views', name: 'views' },
+      { type: 'boolean', label: 'Active', name: 'active' },
+      { type: 'date', label: 'Day', name: 'day' },
+      { type: 'enumeration', label: 'Tags', name: 'tags', options: { enumeration: { list: ['a', 'b', 'c'] }, multiple: true } },
+      { type: 'json', label: 'Meta', name: 'meta' },
+      { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
+      { type: 'group', label: 'Seo', name: 'seo', options: { repeatable: false }, children: [{ type: 'text', label: 'Title', name: 'title' }] },
+    ],
+  });
+  const author = await post('/api/authors', { data: { name: 'Ann' }, state: 'published' });
+  const uuids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const e = await post('/api/posts', { data: { title: `Post ${i}`, views: i, author: author.uuid }, state: i % 2 ? 'draft' : 'published' });
+    uuids.push(e.uuid);
+  }
+  return { p, uuids };
+}
+
+/** Field names, core columns and hostile keys that random bodies and filters draw from. */
+export const KEYS = [
+  'title', 'views', 'active', 'day', 'tags', 'meta', 'author', 'seo', 'name',
+  'id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at',
+  'or', 'and', '0', '1', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', 'a.b', 'x[y]',
+];
+
+/** JSON values of every shape: wrong types, huge strings, deep nesting. */
+export const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { depthSize: 'small' },
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -0, '', 'a', 'true', '2024-01-01', '00000000-0000-4000-8000-000000000000', 'NaN'),
+  fc.string({ maxLength: 40 }),
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.constant('x'.repeat(70_000)),
+  fc.constant(nest(60)),
+  fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null)), { maxLength: 5 }),
+  fc.dictionary(fc.constantFrom(...KEYS), fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null)), { maxKeys: 4 }),
+);
+
+function nest(depth: number): unknown {
+  let v: unknown = 'deep';
+  for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { a: v };
+  return v;
+}
+
+/** An object whose keys include prototype-pollution names (fast-check makes `__proto__` an own key). */
+export const hostileObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(fc.constantFrom(...KEYS), jsonValue, { maxKeys: 6 });
+
+/** Invariants that no request, accepted or refused, may break. */
+export async function expectConsistentDatabase(t: TestApp): Promise<void> {
+  const q = <T>(sql: string) => t.database.query<T>(sql);
+  const missingRequired = await q<{ uuid: string }>(`
+    SELECT e.uuid FROM entries e
+      JOIN fields f ON f.collection_id = e.collection_id AND f.parent_field_id IS NULL AND f.deleted_at IS NULL
+     WHERE e.deleted_at IS NULL AND (f.validations -> 'required' ->> 'status')::boolean IS TRUE
+       AND (NOT (e.data ? f.name) OR e.data -> f.name IN ('null'::jsonb, '""'::jsonb))`);
+  expect(missingRequired, 'entries without a required field').toEqual([]);
+  const orphanVersions = await q(`SELECT v.id FROM entry_versions v LEFT JOIN entries e ON e.id = v.entry_id WHERE e.id IS NULL`);
+  expect(orphanVersions, 'versions without their entry').toEqual([]);
+  const badPointers = await q(`
+    SELECT e.uuid FROM entries e LEFT JOIN entry_versions v ON v.id = e.published_version_id
+     WHERE (e.published_version_id IS NOT NULL AND (v.id IS NULL OR v.entry_id <> e.id OR e.published_data IS NULL))
+        OR (e.state = 'published' AND e.published_version_id IS NULL)`);
+  expect(badPointers, 'published pointers to a missing or foreign version').toEqual([]);
+  const orphanEvents = await q(`
+    SELECT o.id, o.event FROM outbox_events o LEFT JOIN entries e ON e.uuid = o.entry_uuid
+     WHERE o.entry_uuid IS NOT NULL AND e.id IS NULL
+       AND NOT EXISTS (SELECT 1 FROM outbox_events d WHERE d.entry_uuid = o.entry_uuid AND d.event = 'content.deleted')`);
+  expect(orphanEvents, 'outbox rows without their entry').toEqual([]);
+}
