@@ -94,7 +94,7 @@ export async function validateEntryInputs(
   if (collection.isSingleton || uniques.length) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
 
   await resolveReferences(ctx, opts.db, vc.refs, bag);
-  if (collection.isSingleton) await checkSingleton(opts.db, collection, results, mode, bag, prefixOf);
+  if (collection.isSingleton) await checkSingleton(opts.db, collection, results, bag, prefixOf);
   await checkTranslationGroups(opts.db, results, bag, prefixOf);
   for (const field of uniques) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
 
@@ -107,7 +107,6 @@ async function checkSingleton(
   db: Tx,
   collection: CollectionSchema,
   results: ValidatedEntry[],
-  mode: WriteMode,
   bag: ErrorBag,
   prefixOf: (i: number) => string,
 ): Promise<void> {
@@ -124,7 +123,6 @@ async function checkSingleton(
     if (holder !== undefined && holder !== r.existing?.id) bag.add(`${prefixOf(r.index)}locale`, message);
     else taken.set(r.locale, r.existing?.id ?? -1 - r.index);
   }
-  void mode;
 }
 
 /** An entry moving to another locale must not collide with a translation of the same group. */

@@ -83,6 +83,15 @@ describe('entry reads: lists, relations, media, published vs draft', () => {
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.errors).sort()).toEqual(['data.author', 'data.co-authors.1', 'data.co-authors.2', 'data.cover', 'data.gallery.0', 'data.gallery.1']);
     expect(r.body.errors['data.co-authors.2'][0]).toMatch(/not a nested entry object/);
+
+    const { createCollection } = await import('../helpers/fixtures.ts');
+    const foreignAuthors = await createCollection(t.database.prisma, other.id, { slug: 'authors', fields: [{ name: 'name', type: 'text' }] });
+    const foreign = await t.request({ method: 'POST', url: '/api/authors', headers: other.headers, body: { data: { name: 'Eve' } } });
+    expect(foreign.status).toBe(201);
+    expect(foreignAuthors.id).not.toBe(authors.id);
+    const cross = await c.create('posts', { data: { author: foreign.body.uuid, 'co-authors': [foreign.body.id] } });
+    expect(cross.status).toBe(422);
+    expect(Object.keys(cross.body.errors).sort()).toEqual(['data.author', 'data.co-authors.0']);
   });
 
   it('stores numeric ids as UUIDs', async () => {
