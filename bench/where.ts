@@ -135,14 +135,31 @@ async function seed(db: Database, ROWS: number, log: (line: string) => void): Pr
   await field(posts, 'published_on', 'date', 4);
   await field(posts, 'author', 'relation', 5, { relation: { collection: authors, type: 1 } });
 
+  // In a database that holds only this benchmark, secondary indexes are dropped for the bulk load
+  // and rebuilt from their own definitions after it (one build is far cheaper than a million
+  // incremental GIN updates); the result is the same set of indexes the migrations create.
+  const [{ others }] = await db.query<{ others: string }>(`SELECT count(*) AS others FROM entries WHERE project_id <> $1`, [project.id]);
+  const secondary =
+    Number(others) === 0
+      ? await db.query<{ name: string; def: string }>(
+          `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS def FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+            WHERE x.indrelid = 'entries'::regclass AND NOT x.indisunique AND NOT x.indisprimary`,
+        )
+      : [];
+  for (const ix of secondary) await db.runScript(`DROP INDEX "${ix.name}"`);
+
   // Entries and their first version reference each other; both are inserted by one statement so the
   // foreign keys are checked once both rows exist. Ids are drawn from the sequences up front.
-  const insert = (cid: number, n: number, dataSql: string, extraCte = '', extraFrom = '') =>
-    db.runScript(`
-      WITH ${extraCte} src AS (
+  // Chunks of 100k rows keep each transaction (and the progress log) reasonable.
+  const insert = async (cid: number, n: number, dataSql: string, withAuthors = false) => {
+    const chunk = 100_000;
+    for (let from = 1; from <= n; from += chunk) {
+      const to = Math.min(n, from + chunk - 1);
+      await db.runScript(`
+      WITH ${withAuthors ? `a AS (SELECT array_agg(uuid::text ORDER BY id) AS arr FROM entries WHERE collection_id = ${authors}),` : ''} src AS (
         SELECT i, nextval('entries_id_seq') AS eid, nextval('entry_versions_id_seq') AS vid,
                timestamptz '2020-01-01' + make_interval(secs => i * 60) AS ts, ${dataSql} AS d
-          FROM generate_series(1, ${n}) AS i ${extraFrom}
+          FROM generate_series(${from}, ${to}) AS i ${withAuthors ? ', a' : ''}
       ), ins_entries AS (
         INSERT INTO entries (id, uuid, project_id, collection_id, locale, state, data, published_data,
                              published_version_id, published_version_number, last_version_number, published_at, created_at, updated_at)
@@ -150,6 +167,9 @@ async function seed(db: Database, ROWS: number, log: (line: string) => void): Pr
       )
       INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, snapshot, published_at, created_at, updated_at)
       SELECT vid, gen_random_uuid(), eid, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
+      if (n > chunk) log(`  ${to} / ${n} posts (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+  };
   await insert(authors, AUTHORS, `jsonb_build_object('name', 'Author ' || i)`);
   await insert(
     posts,
@@ -161,9 +181,11 @@ async function seed(db: Database, ROWS: number, log: (line: string) => void): Pr
         'active', i % 2 = 0,
         'published_on', to_char(date '2020-01-01' + (i % 2000), 'YYYY-MM-DD'),
         'author', a.arr[(i % ${AUTHORS}) + 1])`,
-    `a AS (SELECT array_agg(uuid::text ORDER BY id) AS arr FROM entries WHERE collection_id = ${authors}),`,
-    ', a',
+    true,
   );
+  const t2 = Date.now();
+  for (const ix of secondary) await db.runScript(ix.def);
+  if (secondary.length) log(`rebuilt ${secondary.length} secondary indexes in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
   log(`seeded ${ROWS} posts + ${AUTHORS} authors in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return project.id;
 }
