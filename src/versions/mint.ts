@@ -1,8 +1,10 @@
-import type { EntryVersion, Plan } from '../db/generated/prisma/client.ts';
+import { randomUUID } from 'node:crypto';
+import type { Entry, EntryVersion, Plan } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
 import { Prisma } from '../db/client.ts';
 import { tokenIdOf, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { ENTRY_COLUMNS } from '../content/rows.ts';
 
 /** Versions kept per entry by plan (spec §8); null = unlimited. */
 export const RETENTION: Record<Plan, number | null> = { basic: 10, grow: 50, pro: null };
@@ -12,13 +14,20 @@ export interface Snapshot {
   meta: { locale: string; translation_group_id: number | null };
 }
 
+export interface Minted {
+  version: EntryVersion;
+  /** The entry row as the mint left it (pointer, published copy, dirty flag). */
+  entry: Entry;
+}
+
 interface LockedEntry {
   id: number;
   locale: string;
   translation_group_id: number | null;
   last_version_number: number;
-  /** The draft without password values (see below). */
-  fields: Record<string, unknown>;
+  data: Record<string, unknown>;
+  /** Names whose values are password hashes (see mintVersion). */
+  password_names: string[];
 }
 
 /**
@@ -35,32 +44,50 @@ interface LockedEntry {
  * unless a live field of another type has taken its name.
  */
 export async function mintVersion(tx: Tx, ctx: Ctx, entryId: number): Promise<EntryVersion> {
-  const [version] = await mintVersions(tx, ctx, [entryId]);
-  return version;
+  const [minted] = await mintEntries(tx, ctx, [{ entryId }]);
+  return minted.version;
 }
 
 /**
- * `mintVersion` for many entries at once (bulk publish) with the same guarantees and a constant
- * number of statements: one locking SELECT, one INSERT of every version, one UPDATE of every entry,
- * at most one retention DELETE. Rows are locked in id order, so batches over overlapping entries
- * (and single publishes, and bulk updates, which lock in the same order) queue instead of
- * deadlocking. Returns one version per input id, in input order; an id given twice is published
- * once. Any id that is missing, soft-deleted or of another project is a 404 before anything is written.
+ * `mintVersion` for many entries at once (bulk publish, publish-on-create) with the same guarantees.
+ * Returns one version per input id, in input order; an id given twice is published once. Any id that
+ * is missing, soft-deleted or of another project is a 404 before anything is written.
  */
 export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promise<EntryVersion[]> {
-  const ids = [...new Set(entryIds)].sort((a, b) => a - b);
+  const minted = await mintEntries(tx, ctx, entryIds.map((entryId) => ({ entryId })));
+  return minted.map((m) => m.version);
+}
+
+export interface MintTarget {
+  entryId: number;
+  /** Replaces the working draft before it is snapshotted (revert); omitted = publish the draft as is. */
+  draft?: Record<string, unknown>;
+}
+
+/**
+ * The mint itself, in two statements whatever the number of entries — the lock time of a hot entry
+ * is what bounds its publish rate:
+ * 1. one SELECT ... FOR UPDATE of every entry, in id order (batches over overlapping entries, single
+ *    publishes and bulk updates all lock in that order, so they queue instead of deadlocking);
+ * 2. one statement that inserts the versions, prunes by plan and moves every pointer. It runs after
+ *    the locks are held, so its snapshot already sees every earlier committed mint of these entries.
+ * Returns the new version and entry row per target, in input order.
+ */
+export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Promise<Minted[]> {
+  const drafts = new Map(targets.map((t) => [t.entryId, t.draft]));
+  const ids = [...drafts.keys()].sort((a, b) => a - b);
   if (ids.length === 0) return [];
   // ORDER BY sits below the row-locking step in the plan, so rows are locked in id order.
   const locked = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
-    SELECT e.id, e.locale, e.translation_group_id, e.last_version_number,
-      e.data - COALESCE((
-        SELECT array_agg(DISTINCT f.name) FROM fields f
+    SELECT e.id, e.locale, e.translation_group_id, e.last_version_number, e.data,
+      ARRAY(
+        SELECT DISTINCT f.name FROM fields f
         WHERE f.collection_id = e.collection_id AND f.parent_field_id IS NULL AND f.type = 'password'
           AND NOT EXISTS (
             SELECT 1 FROM fields g
             WHERE g.collection_id = f.collection_id AND g.parent_field_id IS NULL AND g.deleted_at IS NULL
               AND g.name = f.name AND g.type <> 'password')
-      ), '{}'::text[]) AS fields
+      ) AS password_names
     FROM entries e
     WHERE e.id = ANY(${ids}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
     ORDER BY e.id
@@ -69,60 +96,87 @@ export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promis
 
   const now = new Date();
   const createdByTokenId = tokenIdOf(ctx);
-  const created = await tx.entryVersion.createManyAndReturn({
-    data: locked.map((entry) => {
-      const snapshot: Snapshot = {
-        fields: entry.fields,
-        meta: { locale: entry.locale, translation_group_id: entry.translation_group_id },
-      };
-      return {
-        entryId: entry.id,
-        versionNumber: entry.last_version_number + 1,
-        locale: entry.locale,
-        translationGroupId: entry.translation_group_id,
-        snapshot: snapshot as unknown as Prisma.InputJsonValue,
-        publishedAt: now,
-        createdByTokenId,
-      };
-    }),
+  const keep = RETENTION[ctx.project.plan];
+  const versions = new Map<number, EntryVersion>();
+  const rows = locked.map((entry) => {
+    const draft = drafts.get(entry.id);
+    const fields = withoutKeys(draft ?? entry.data ?? {}, entry.password_names);
+    const snapshot: Snapshot = { fields, meta: { locale: entry.locale, translation_group_id: entry.translation_group_id } };
+    const version: EntryVersion = {
+      id: 0,
+      uuid: randomUUID(),
+      entryId: entry.id,
+      versionNumber: entry.last_version_number + 1,
+      label: null,
+      description: null,
+      locale: entry.locale,
+      translationGroupId: entry.translation_group_id,
+      snapshot: snapshot as unknown as Prisma.JsonValue,
+      publishedAt: now,
+      createdAt: now,
+      updatedAt: now,
+      createdByTokenId,
+    };
+    versions.set(entry.id, version);
+    return {
+      entry_id: entry.id,
+      uuid: version.uuid,
+      number: version.versionNumber,
+      locale: entry.locale,
+      translation_group_id: entry.translation_group_id,
+      snapshot,
+      fields,
+      draft: draft ?? null,
+      // Retention: versions numbered at or below this go (0 = keep everything).
+      floor: keep === null ? 0 : Math.max(0, version.versionNumber - keep),
+    };
   });
-  const byEntry = new Map(created.map((v) => [v.entryId, v]));
-  const pointers = locked.map((entry) => {
-    const version = byEntry.get(entry.id)!;
-    return { id: entry.id, fields: entry.fields, version_id: version.id, number: version.versionNumber };
-  });
-  await tx.$executeRaw(Prisma.sql`
-    UPDATE entries AS e SET
-      state = 'published',
-      published_data = v.fields,
-      published_version_id = v.version_id,
-      published_version_number = v.number,
-      last_version_number = v.number,
-      is_draft_dirty = false,
-      published_at = COALESCE(e.published_at, ${now}),
-      updated_at = ${now}
-    FROM jsonb_to_recordset(${JSON.stringify(pointers)}::jsonb) AS v(id int, fields jsonb, version_id int, number int)
-    WHERE e.id = v.id`);
 
-  await pruneVersions(tx, ctx.project.plan, created);
-  return entryIds.map((id) => byEntry.get(id)!);
+  // The DELETE cannot see the versions inserted by the same statement, so it can never prune them.
+  const result = await tx.$queryRaw<Array<Entry & { versionId: number }>>(Prisma.sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS r(entry_id int, uuid uuid, number int, locale text, translation_group_id int, snapshot jsonb, fields jsonb, draft jsonb, floor int)
+    ),
+    v AS (
+      INSERT INTO entry_versions (uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
+      SELECT i.uuid, i.entry_id, i.number, i.locale, i.translation_group_id, i.snapshot, ${now}, ${now}, ${now}, ${createdByTokenId}::int
+      FROM input i
+      RETURNING id, entry_id
+    ),
+    pruned AS (
+      DELETE FROM entry_versions ev USING input i
+      WHERE ev.entry_id = i.entry_id AND ev.version_number <= i.floor
+    ),
+    e AS (
+      UPDATE entries AS t SET
+        data = COALESCE(i.draft, t.data),
+        state = 'published',
+        published_data = i.fields,
+        published_version_id = v.id,
+        published_version_number = i.number,
+        last_version_number = i.number,
+        is_draft_dirty = false,
+        published_at = COALESCE(t.published_at, ${now}),
+        updated_at = ${now}
+      FROM input i JOIN v ON v.entry_id = i.entry_id
+      WHERE t.id = i.entry_id
+      RETURNING t.*, v.id AS version_id
+    )
+    SELECT ${ENTRY_COLUMNS}, e.version_id AS "versionId" FROM e`);
+
+  const byEntry = new Map<number, Minted>();
+  for (const { versionId, ...entry } of result) {
+    const version = versions.get(entry.id)!;
+    version.id = versionId;
+    byEntry.set(entry.id, { version, entry });
+  }
+  return targets.map((t) => byEntry.get(t.entryId)!);
 }
 
-/**
- * Keeps the newest `RETENTION[plan]` versions of each entry. Numbers are gapless below the last minted
- * one (only this function deletes versions, always from the bottom), so "number <= newest - keep" is
- * exactly the oldest surplus — and it uses the (entry_id, version_number) index. The just-minted
- * current versions are excluded by id as well, so no plan value can ever prune them.
- */
-async function pruneVersions(tx: Tx, plan: Plan, current: EntryVersion[]): Promise<void> {
-  const keep = RETENTION[plan];
-  if (keep === null) return;
-  const floors = current
-    .map((v) => ({ entry_id: v.entryId, current_id: v.id, floor: v.versionNumber - keep }))
-    .filter((f) => f.floor >= 1);
-  if (floors.length === 0) return;
-  await tx.$executeRaw(Prisma.sql`
-    DELETE FROM entry_versions AS v
-    USING jsonb_to_recordset(${JSON.stringify(floors)}::jsonb) AS p(entry_id int, current_id int, floor int)
-    WHERE v.entry_id = p.entry_id AND v.id <> p.current_id AND v.version_number <= p.floor`);
+function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  if (keys.length === 0) return data;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (!keys.includes(k)) out[k] = v;
+  return out;
 }
