@@ -92,6 +92,9 @@ describe('generic GraphQL entry API', () => {
     const filtered = await t.graphql('{ entries(collection: "books", where: { title: { eq: "two" } }) { total data { fields } } }', {}, c.p.headers);
     expect(filtered.body.errors).toBeUndefined();
     expect(filtered.body.data.entries.total).toBe(1);
+    const typed = await t.graphql('{ entries(collection: "books", filter: [{ field: "title", in: ["one", "two"] }], where: { title: { not: "one" } }) { total } }', {}, c.p.headers);
+    expect(typed.body.errors).toBeUndefined();
+    expect(typed.body.data.entries.total).toBe(1);
   });
 
   it('listing posts with their authors costs the same number of SQL statements for 10 and 100 posts', async () => {

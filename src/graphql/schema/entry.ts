@@ -5,6 +5,7 @@ import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/o
 import { linkTranslation } from '../../content/translations.ts';
 import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
 import { parseState } from '../../content/query.ts';
+import { EntryWhereInput, toWhereObject } from './where.ts';
 
 /**
  * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
@@ -77,7 +78,8 @@ builder.queryFields((t) => ({
       collection: t.arg.string({ required: true }),
       state: t.arg.string({ description: stateDescription }),
       locale: t.arg.string(),
-      where: t.arg({ type: 'JSON' }),
+      where: t.arg({ type: 'JSON', description: 'The object REST builds from `where[...]`, e.g. { price: { gt: 10 }, or: [...] }.' }),
+      filter: t.arg({ type: [EntryWhereInput], description: 'The same filter as typed conditions; ANDed with `where`.' }),
       sort: t.arg.string(),
       page: t.arg.int(),
       perPage: t.arg.int(),
@@ -87,11 +89,13 @@ builder.queryFields((t) => ({
       const ctx = await context.auth();
       const perPage = Math.max(1, Math.min(args.perPage ?? 25, MAX_PAGE_SIZE));
       const page = Math.max(1, args.page ?? 1);
+      const typed = toWhereObject(args.filter);
+      const where = args.where != null && typed ? { and: [args.where, typed] } : (args.where ?? typed);
       try {
         const result = await listEntries(ctx, args.collection, {
           state: parseState(args.state),
           locale: args.locale?.toLowerCase() ?? undefined,
-          where: args.where ?? undefined,
+          where: where ?? undefined,
           sort: args.sort ?? undefined,
           paginate: perPage,
           page,
