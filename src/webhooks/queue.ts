@@ -96,10 +96,20 @@ export class DeliveryQueue {
     });
   }
 
+  /** Lets active sends finish, but never hangs a shutdown on an unreachable Redis. */
   async close(): Promise<void> {
-    await this.worker?.close().catch(() => {});
-    await this.queue?.close().catch(() => {});
+    await bounded(this.worker?.close(), CLOSE_TIMEOUT_MS);
+    await bounded(this.queue?.close(), CLOSE_TIMEOUT_MS);
     this.workerConnection?.disconnect();
     this.queueConnection?.disconnect();
   }
+}
+
+const CLOSE_TIMEOUT_MS = 15_000;
+
+async function bounded(p: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!p) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => {}), new Promise<void>((ok) => (timer = setTimeout(ok, ms)))]);
+  clearTimeout(timer);
 }

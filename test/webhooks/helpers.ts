@@ -219,3 +219,37 @@ export function killed(child: ChildProcess): Promise<void> {
     child.once('exit', () => ok());
   });
 }
+
+/** Runs a TypeScript entry point as ONE node process (no npx wrapper), so a SIGKILL hits the process itself. */
+export function spawnTs(script: string, env: Record<string, string>): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  return Object.assign(child, { output: () => out });
+}
+
+/** Environment for a child API or worker process sharing the test's database and queue. */
+export function childEnv(env: WebhookTestEnv, extra: Record<string, string> = {}): Record<string, string> {
+  const o = env.t.services.webhooks.options;
+  return {
+    DATABASE_URL: env.t.databaseUrl!,
+    ...(env.t.services.config.REDIS_URL ? { REDIS_URL: env.t.services.config.REDIS_URL } : {}),
+    MIGRATE_ON_START: 'false',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_QUEUE_PREFIX: o.queuePrefix,
+    WEBHOOK_POLL_INTERVAL_MS: String(o.pollIntervalMs),
+    WEBHOOK_SWEEP_INTERVAL_MS: String(o.sweepIntervalMs),
+    WEBHOOK_RETRY_BASE_MS: String(o.retryBaseMs),
+    WEBHOOK_LEASE_MS: String(o.leaseMs),
+    WEBHOOK_LOCK_DURATION_MS: String(o.lockDurationMs),
+    ...extra,
+  };
+}
