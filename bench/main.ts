@@ -9,13 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Redis } from 'ioredis';
 import { createBenchProject, openBenchDatabase, redactUrl, type BenchDatabase } from './lib/database.ts';
 import { freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { bulkCreate, checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, webhookThroughput, type Knobs } from './lib/http-scenarios.ts';
 import { bareHttpCeiling, rawSelectCeiling, yogaCeiling } from './ceilings.ts';
 import { schemaBuildTime } from './lib/schema-build.ts';
+import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, ratio, type Row, type Target } from './lib/report.ts';
 import type { LoadResult } from './lib/load.ts';
 import { runWhereBench } from './where.ts';
@@ -92,23 +92,6 @@ const loadRow = (scenario: string, r: LoadResult, rss: number, extra: Partial<Ro
   note: Object.keys(r.statuses).length ? `statuses ${JSON.stringify(r.statuses)}` : undefined,
   ...extra,
 });
-
-async function cleanRedis(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } catch {
-    /* best effort */
-  } finally {
-    redis.disconnect();
-  }
-}
 
 async function outboxDrained(bench: BenchDatabase, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
