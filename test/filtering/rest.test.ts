@@ -107,3 +107,30 @@ describe('GET /api/{collection}?where', () => {
     }
   });
 });
+
+describe('GraphQL entries(filter: [EntryWhereInput!], where: JSON)', () => {
+  const Q = `query($filter: [EntryWhereInput!], $where: JSON, $state: String) {
+    entries(collection: "posts", filter: $filter, where: $where, state: $state, sort: "views:asc") { total data { uuid } }
+  }`;
+  const names = (body: any): string[] => {
+    const byUuid = new Map(Object.entries(uuid).map(([k, v]) => [v, k]));
+    return (body.data.entries.data as Array<{ uuid: string }>).map((e) => byUuid.get(e.uuid) ?? e.uuid);
+  };
+
+  it('filters with typed conditions, the REST-shaped object, or both ANDed', async () => {
+    let res = await t.graphql(Q, { filter: [{ field: 'views', gte: 10 }, { field: 'title', like: 'o' }], state: 'draft' }, p.headers);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    expect(names(res.body)).toEqual(['hello', 'second', 'draft']);
+    res = await t.graphql(Q, { filter: [{ or: [[{ field: 'views', eq: 10 }], [{ field: 'author', related: [{ field: 'name', eq: 'Bob' }] }]] }] }, p.headers);
+    expect(names(res.body)).toEqual(['hello', 'second']);
+    res = await t.graphql(Q, { where: { views: { lt: '25' } }, filter: [{ field: 'active', eq: false }], state: 'draft' }, p.headers);
+    expect(names(res.body)).toEqual(['second']);
+    expect(res.body.data.entries.total).toBe(1);
+  });
+
+  it('reports bad filters as VALIDATION_FAILED with the same keys', async () => {
+    const res = await t.graphql(Q, { filter: [{ field: 'views', gt: 'abc' }] }, p.headers);
+    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(res.body.errors[0].extensions.errors)).toEqual(['where.views.gt']);
+  });
+});
