@@ -41,6 +41,7 @@ const AssetPageType = builder.objectRef<AssetPage>('AssetPage').implement({
 
 builder.queryFields((t) => ({
   assets: t.field({
+    extensions: { ability: 'read' },
     type: AssetPageType,
     description: 'Assets, newest first. search matches filename, original name or MIME type; type is image, video, audio or document.',
     args: { search: t.arg.string(), type: t.arg.string(), page: t.arg.int(), perPage: t.arg.int() },
@@ -57,6 +58,7 @@ builder.queryFields((t) => ({
     },
   }),
   asset: t.field({
+    extensions: { ability: 'read' },
     type: AssetType,
     description: 'One asset by UUID or numeric id.',
     args: { id: t.arg.string({ required: true }) },

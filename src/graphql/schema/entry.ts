@@ -72,6 +72,7 @@ const stateDescription = '`published` (default; invalid values also read publish
 
 builder.queryFields((t) => ({
   entries: t.field({
+    extensions: { ability: 'read' },
     type: EntryPageType,
     description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
     args: {
@@ -113,6 +114,7 @@ builder.queryFields((t) => ({
     },
   }),
   entry: t.field({
+    extensions: { ability: 'read' },
     type: EntryType,
     description: 'One entry by UUID. NOT_FOUND when it does not exist or, for published reads, was never published.',
     args: {
@@ -134,6 +136,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createEntry: t.field({
+    extensions: { ability: 'create' },
     type: EntryType,
     description: 'Creates an entry (POST /api/{collection}); state "published" publishes it as version 1.',
     args: {
@@ -146,6 +149,7 @@ builder.mutationFields((t) => ({
       createEntry(await context.auth(), args.collection, { data: args.data, locale: args.locale ?? undefined, state: args.state ?? undefined }, { timestamps: true }),
   }),
   updateEntry: t.field({
+    extensions: { ability: 'update' },
     type: EntryType,
     description: 'Changes only the fields present in data (PATCH semantics). Never publishes.',
     args: {
@@ -158,6 +162,7 @@ builder.mutationFields((t) => ({
       updateEntry(await context.auth(), args.collection, args.uuid, { data: args.data, locale: args.locale ?? undefined }, 'patch', { timestamps: true }),
   }),
   replaceEntry: t.field({
+    extensions: { ability: 'update' },
     type: EntryType,
     description: 'Rewrites every field from data; fields not sent are cleared (PUT semantics). Never publishes.',
     args: {
@@ -170,6 +175,7 @@ builder.mutationFields((t) => ({
       updateEntry(await context.auth(), args.collection, args.uuid, { data: args.data, locale: args.locale ?? undefined }, 'replace', { timestamps: true }),
   }),
   deleteEntry: t.field({
+    extensions: { ability: 'delete' },
     type: MessagePayloadType,
     description: 'Moves the entry to the trash; force deletes it and its versions for good.',
     args: {
@@ -180,6 +186,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => deleteEntry(await context.auth(), args.collection, args.uuid, args.force ?? false),
   }),
   linkEntryTranslation: t.field({
+    extensions: { ability: 'update' },
     type: LinkPayloadType,
     args: {
       collection: t.arg.string({ required: true }),

@@ -123,16 +123,19 @@ function toBody(input: WebhookInputShape): Record<string, unknown> {
 
 builder.queryFields((t) => ({
   webhooks: t.field({
+    extensions: { ability: 'admin' },
     type: [WebhookType],
     description: 'Webhooks of the project (admin).',
     resolve: async (_root, _args, context) => listWebhooks(await context.auth()),
   }),
   webhook: t.field({
+    extensions: { ability: 'admin' },
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => getWebhook(await context.auth(), args.uuid),
   }),
   webhookLogs: t.field({
+    extensions: { ability: 'admin' },
     type: WebhookLogPageType,
     description: 'Delivery log, newest first. perPage defaults to 25 and is capped at 100.',
     args: { uuid: t.arg.string({ required: true }), page: t.arg.int(), perPage: t.arg.int() },
@@ -143,16 +146,19 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createWebhook: t.field({
+    extensions: { ability: 'admin' },
     type: WebhookType,
     args: { input: t.arg({ type: WebhookInput, required: true }) },
     resolve: async (_root, args, context) => createWebhook(await context.auth(), toBody(args.input)),
   }),
   updateWebhook: t.field({
+    extensions: { ability: 'admin' },
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
     resolve: async (_root, args, context) => updateWebhook(await context.auth(), args.uuid, toBody(args.input)),
   }),
   deleteWebhook: t.boolean({
+    extensions: { ability: 'admin' },
     args: { uuid: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
       await deleteWebhook(await context.auth(), args.uuid);
@@ -160,12 +166,14 @@ builder.mutationFields((t) => ({
     },
   }),
   redeliverWebhookLog: t.field({
+    extensions: { ability: 'admin' },
     type: QueuedSendType,
     description: 'Sends a logged delivery again (same delivery id, next attempt number, no automatic retries).',
     args: { uuid: t.arg.string({ required: true }), logId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => redeliverWebhookLog(await context.auth(), args.uuid, String(args.logId)),
   }),
   pingWebhook: t.field({
+    extensions: { ability: 'admin' },
     type: QueuedSendType,
     description: 'Sends a webhook.ping test event.',
     args: { uuid: t.arg.string({ required: true }) },
