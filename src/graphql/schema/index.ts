@@ -3,6 +3,7 @@ import './project.ts';
 import './collection.ts';
 import './entry.ts';
 import './asset.ts';
+import './bulk.ts';
 import './webhook.ts';
 
 /** The core (generic) schema: every type file registers itself on the builder when imported above. */

@@ -1,0 +1,58 @@
+import { Prisma, type Tx } from '../db/client.ts';
+import type { CollectionSchema } from '../collections/model.ts';
+import { ENTRY_COLUMNS, selectEntries } from '../content/rows.ts';
+import type { EntryRow } from '../content/types.ts';
+
+/** Whether unpublishing the row changes anything (the single unpublish is a no-op otherwise). */
+export const isPublished = (row: EntryRow): boolean => row.state !== 'draft' || row.publishedVersionId !== null || row.publishedData !== null;
+
+/**
+ * Unpublishes many entries with one UPDATE, as the single unpublish does for one: back to draft,
+ * pointer and published copy cleared, every version kept. The rows must already be locked.
+ */
+export async function unpublishRows(tx: Tx, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`
+    UPDATE entries SET state = 'draft', published_version_id = NULL, published_version_number = NULL,
+      published_data = NULL, updated_at = now()
+    WHERE id = ANY(${ids}::int[])`);
+}
+
+/** The rows as they are now, in the order of `rows`. */
+export async function reloadRows(tx: Tx, rows: EntryRow[]): Promise<EntryRow[]> {
+  const fresh = await selectEntries(tx, Prisma.sql`e.id = ANY(${rows.map((r) => r.id)}::int[])`);
+  const byId = new Map(fresh.map((r) => [r.id, r]));
+  return rows.map((r) => byId.get(r.id) ?? r);
+}
+
+/**
+ * Trashes the live entries of the collection with these UUIDs in one statement (rows locked in id
+ * order first, like every other multi-row write, so concurrent batches queue instead of deadlocking).
+ * Returns the trashed rows; UUIDs that name no live entry are skipped.
+ */
+export async function trashByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<EntryRow[]> {
+  return tx.$queryRaw<EntryRow[]>(Prisma.sql`
+    WITH locked AS (
+      SELECT id FROM entries
+      WHERE collection_id = ${collection.id} AND deleted_at IS NULL AND uuid = ANY(${uuids}::uuid[])
+      ORDER BY id FOR UPDATE
+    )
+    UPDATE entries AS e SET deleted_at = now(), updated_at = now()
+    FROM locked WHERE e.id = locked.id
+    RETURNING ${ENTRY_COLUMNS}`);
+}
+
+/**
+ * Removes the entries of the collection with these UUIDs for good, trashed ones included (as the
+ * single force delete does); their versions go with them (ON DELETE CASCADE).
+ */
+export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<Array<Pick<EntryRow, 'uuid' | 'locale'>>> {
+  return tx.$queryRaw<Array<Pick<EntryRow, 'uuid' | 'locale'>>>(Prisma.sql`
+    WITH locked AS (
+      SELECT id FROM entries
+      WHERE collection_id = ${collection.id} AND uuid = ANY(${uuids}::uuid[])
+      ORDER BY id FOR UPDATE
+    )
+    DELETE FROM entries AS e USING locked WHERE e.id = locked.id
+    RETURNING e.uuid::text AS uuid, e.locale`);
+}
