@@ -160,7 +160,8 @@ async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<
     sql`${r}.project_id = ${env.projectId}`,
     sql`${r}.collection_id = ${node.target.id}`,
     sql`${r}.deleted_at IS NULL`,
-    ...(env.column === 'published_data' ? [sql`${r}.published_data IS NOT NULL`] : []),
+    // Published reads see only published targets, as the list itself does.
+    ...(env.column === 'published_data' ? [sql`${r}.state = 'published' AND ${r}.published_data IS NOT NULL`] : []),
     inner,
   ]);
   const rows = await env.db.$queryRaw<Array<{ uuid: string }>>(

@@ -77,6 +77,8 @@ class WhereParser {
       this.errors.add(path, `Filters may nest at most ${LIMITS.maxDepth} levels deep.`);
       return null;
     }
+    // An empty list (possible from GraphQL) adds no condition rather than matching nothing.
+    if (list.length === 0) return null;
     const items: WhereNode[] = [];
     for (let i = 0; i < list.length; i++) items.push(await this.group(list[i] as RawObject, collection, `${path}.${i}`, depth + 1, nested));
     return { kind, items };

@@ -72,6 +72,7 @@ describe('GraphQL EntryWhereInput', () => {
     ['related', [{ field: 'author', related: [{ field: 'name', like: 'ann' }] }], ['p1'], ['p1']],
     ['or groups', [{ or: [[{ field: 'title', eq: 'third' }], [{ field: 'views', gt: 15 }]] }], ['p2', 'p3'], ['p3']],
     ['and groups', [{ and: [[{ field: 'title', like: 'o' }], [{ field: 'title', like: 'd' }]] }], ['p1', 'p2'], ['p1']],
+    ['an empty or list adds no condition', [{ or: [] }, { field: 'views', lt: 0 }], ['p3'], ['p3']],
     ['same field twice', [{ field: 'title', like: 'o' }, { field: 'title', like: 'd' }], ['p1', 'p2'], ['p1']],
   ];
 
@@ -96,6 +97,7 @@ describe('GraphQL EntryWhereInput', () => {
     expect(await keyOf([{ field: 'views', gt: 'abc' }])).toEqual(['where.views.gt']);
     expect(await keyOf([{ field: 'views', like: '1' }])).toEqual(['where.views.like']);
     expect(await keyOf([{ eq: 'x' }])).toEqual(['where.0.field']);
+    expect(await keyOf([{ field: '__proto__', eq: 'x' }])).toEqual(['where.__proto__']);
     expect(await keyOf([{ field: 'title' }])).toEqual(['where.0.field']);
   });
 });

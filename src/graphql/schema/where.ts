@@ -85,6 +85,9 @@ const MAX_INPUT_DEPTH = 10;
 
 type WhereObject = Record<string, unknown>;
 
+/** Null-prototype, so a field named `__proto__` stays a key (and is rejected as unknown) instead of a prototype. */
+const newObject = (): WhereObject => Object.create(null) as WhereObject;
+
 function operand(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(operand);
@@ -98,7 +101,7 @@ function operand(value: unknown): unknown {
 function merge(target: WhereObject, part: WhereObject): void {
   const clash = Object.keys(part).some((k) => k in target);
   if (!clash) {
-    Object.assign(target, part);
+    for (const k of Object.keys(part)) target[k] = part[k];
     return;
   }
   const and = (target.and as WhereObject[] | undefined) ?? [];
@@ -108,28 +111,33 @@ function merge(target: WhereObject, part: WhereObject): void {
 
 function conditions(list: readonly EntryWhereShape[], path: string, depth: number): WhereObject {
   if (depth > MAX_INPUT_DEPTH) throw validationFailed({ [path]: ['The filter is nested too deeply.'] });
-  const out: WhereObject = {};
+  const out = newObject();
   list.forEach((c, i) => merge(out, condition(c, `${path}.${i}`, depth)));
   return out;
 }
 
 function condition(c: EntryWhereShape, path: string, depth: number): WhereObject {
-  const out: WhereObject = {};
+  const out = newObject();
   if (c.or) out.or = c.or.map((g, i) => conditions(g, `${path}.or.${i}`, depth + 1));
   if (c.and) merge(out, { and: c.and.map((g, i) => conditions(g, `${path}.and.${i}`, depth + 1)) });
-  const ops: WhereObject = {};
+  const ops = newObject();
   for (const [name, key] of OPERATORS) {
     const v = c[name];
     if (v !== undefined && v !== null) ops[key] = operand(v);
   }
-  const related = c.related?.length ? conditions(c.related, `${path}.related`, depth + 1) : {};
+  const related = c.related?.length ? conditions(c.related, `${path}.related`, depth + 1) : newObject();
   const hasOps = Object.keys(ops).length > 0 || Object.keys(related).length > 0;
   if (c.field == null || c.field === '') {
     if (hasOps) throw validationFailed({ [`${path}.field`]: ['The field is required when operators are given.'] });
     return out;
   }
   if (!hasOps) throw validationFailed({ [`${path}.field`]: [`The condition on '${c.field}' needs an operator.`] });
-  merge(out, { [c.field]: { ...ops, ...related } });
+  const own = newObject();
+  for (const k of Object.keys(related)) own[k] = related[k];
+  for (const k of Object.keys(ops)) own[k] = ops[k];
+  const part = newObject();
+  part[c.field] = own;
+  merge(out, part);
   return out;
 }
 
