@@ -95,6 +95,10 @@ class Runtime implements WebhookRuntime {
       this.services.database.kind === 'postgres' ? this.services.config.DATABASE_URL : undefined,
     );
     await this.dispatcher.start();
+    // Retention runs a minute after start (short-lived processes still clean up), then periodically.
+    const firstCleanup = setTimeout(() => void this.cleanup().catch((err) => this.log.warn({ err: (err as Error).message }, 'webhook retention cleanup failed')), 60_000);
+    firstCleanup.unref();
+    this.timers.push(firstCleanup);
     this.every(opts.cleanupIntervalMs, () => this.cleanup().then(() => undefined));
     this.log.info({ mode: this.mode, concurrency: opts.concurrency }, 'webhook delivery started');
   }
@@ -129,7 +133,7 @@ class Runtime implements WebhookRuntime {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      for (const t of this.timers) clearInterval(t);
+      for (const t of this.timers) clearTimeout(t);
       await this.dispatcher?.close();
       await this.runner?.close();
       await this.queue?.close();
