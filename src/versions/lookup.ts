@@ -4,6 +4,7 @@ import { Prisma } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { selectEntries } from '../content/rows.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
@@ -39,11 +40,11 @@ export async function findEntry(db: Tx, ctx: Ctx, collection: CollectionSchema, 
  */
 export async function lockEntry(tx: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Entry> {
   if (!isUuid(uuid)) throw notFound('Entry not found.');
-  const locked = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`
-    SELECT id FROM entries
-    WHERE uuid = ${uuid.toLowerCase()}::uuid AND project_id = ${ctx.project.id}
-      AND collection_id = ${collection.id} AND deleted_at IS NULL
-    FOR UPDATE`);
-  if (!locked[0]) throw notFound('Entry not found.');
-  return tx.entry.findUniqueOrThrow({ where: { id: locked[0].id } });
+  const [entry] = await selectEntries(
+    tx,
+    Prisma.sql`e.uuid = ${uuid.toLowerCase()}::uuid AND e.project_id = ${ctx.project.id} AND e.collection_id = ${collection.id} AND e.deleted_at IS NULL`,
+    Prisma.sql`FOR UPDATE`,
+  );
+  if (!entry) throw notFound('Entry not found.');
+  return entry;
 }

@@ -5,9 +5,8 @@ import { loadCollectionBySlug, type CollectionSchema } from '../collections/mode
 import { notFound } from '../errors.ts';
 import { emitContentEvent } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
-import { mintVersion, type Snapshot } from './mint.ts';
-import { lockEntry, parseVersionNumber } from './lookup.ts';
-import { fetchVersions } from './queries.ts';
+import { mintEntries, type MintTarget, type Snapshot } from './mint.ts';
+import { findEntry, lockEntry, parseVersionNumber } from './lookup.ts';
 import { restoreDraft, type SkippedReference } from './restore.ts';
 import type { VersionRecord } from './serialize.ts';
 import { entryResource } from './entry-resource.ts';
@@ -45,10 +44,9 @@ export interface RevertResult extends PublishResult {
 export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: string): Promise<PublishResult> {
   authorize(ctx, 'update');
   const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
-  return ctx.db.$transaction(async (tx) => {
-    const locked = await lockEntry(tx, ctx, collection, uuid);
-    return mintAndAnnounce(tx, ctx, collection, locked.id);
-  }, TX_OPTIONS);
+  // The lookup needs no lock: the mint locks the row and 404s if it was deleted in between.
+  const found = await findEntry(ctx.db, ctx, collection, uuid);
+  return ctx.db.$transaction((tx) => mintAndAnnounce(tx, ctx, collection, { entryId: found.id }), TX_OPTIONS);
 }
 
 /**
@@ -89,16 +87,20 @@ export async function revertToVersion(ctx: Ctx, collectionSlug: string, uuid: st
     if (!target) throw notFound('Version not found.');
     const snapshot = target.snapshot as unknown as Snapshot;
     const restored = await restoreDraft(tx, ctx.project.id, collection, snapshot.fields ?? {}, (locked.data ?? {}) as Record<string, unknown>);
-    await tx.entry.update({ where: { id: locked.id }, data: { data: restored.data as object } });
-    const published = await mintAndAnnounce(tx, ctx, collection, locked.id);
+    const published = await mintAndAnnounce(tx, ctx, collection, { entryId: locked.id, draft: restored.data });
     return { ...published, revertedFrom: number, skipped: restored.skipped };
   }, TX_OPTIONS);
 }
 
-async function mintAndAnnounce(tx: Tx, ctx: Ctx, collection: CollectionSchema, entryId: number): Promise<PublishResult> {
-  const minted = await mintVersion(tx, ctx, entryId);
-  const entry = await tx.entry.findUniqueOrThrow({ where: { id: entryId } });
-  const [version] = await fetchVersions(tx, { entryIds: [entryId], numbers: [minted.versionNumber] });
+async function mintAndAnnounce(tx: Tx, ctx: Ctx, collection: CollectionSchema, target: MintTarget): Promise<PublishResult> {
+  const [{ version: row, entry }] = await mintEntries(tx, ctx, [target]);
+  // Built from what the mint wrote, not re-read: the token is the acting one, the version is current.
+  const version: VersionRecord = {
+    row,
+    createdBy: ctx.actor.kind === 'token' ? { id: ctx.actor.tokenId, name: ctx.actor.name } : null,
+    currentVersionId: row.id,
+    collectionId: collection.id,
+  };
   const resource = await entryResource(tx, ctx, collection, entry, 'published');
   await announce(tx, ctx, 'content.published', collection, entry, resource);
   return { collection, entry, version, resource };
