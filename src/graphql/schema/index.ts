@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import './project.ts';
 import './collection.ts';
 import './entry.ts';
+import './version.ts';
 import './asset.ts';
 import './bulk.ts';
 import './webhook.ts';
