@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
 import { validationFailed } from '../errors.ts';
 import { MAX_PAGE_SIZE } from '../content/list.ts';
 
@@ -76,10 +76,24 @@ function limitError(code: 'QUERY_TOO_DEEP' | 'QUERY_TOO_COMPLEX', message: strin
   return new GraphQLError(message, { extensions: { code, actual, limit, http: { status: 400 } } });
 }
 
+/**
+ * With GRAPHQL_INTROSPECTION=false: `__schema` and `__type` are refused (`__typename` stays, clients
+ * need it). Written on the AST only, so it works whichever graphql build the schema came from.
+ */
+const NoIntrospection: ValidationRule = (context) => ({
+  Field(node) {
+    if (node.name.value === '__schema' || node.name.value === '__type') {
+      context.reportError(
+        new GraphQLError('GraphQL introspection is disabled on this server.', { nodes: node, extensions: { code: 'INTROSPECTION_DISABLED' } }),
+      );
+    }
+  },
+});
+
 export function useQueryLimits(opts: LimitOptions): Plugin {
   return {
     onValidate({ addValidationRule }) {
-      if (!opts.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
+      if (!opts.introspection) addValidationRule(NoIntrospection);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const cost = measureOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, (args.contextValue ?? {}) as object);

@@ -53,12 +53,13 @@ function isIntrospectionOnly(query: unknown): boolean {
 }
 
 /**
- * Picks the schema of each request. Without a `project-id` header: the core schema (GraphiQL can
- * introspect before headers are set). With one: the request is authenticated right away (the same
- * promise the resolvers' `auth()` returns, so it runs once) and the project's typed schema is served,
- * keyed by the `schema_revision` on the project row authentication just read: every replica notices
- * a schema change on its next request, at no extra query. A failed authentication answers with its
- * 400/401/429 as REST does, except for pure introspection, which falls back to the core schema.
+ * Picks the schema of each request. Every operation but introspection needs a project and a token
+ * anyway, so the request is authenticated right away (the same promise the resolvers' `auth()`
+ * returns: it runs once) and the project's typed schema is served, keyed by the `schema_revision`
+ * on the project row authentication just read: every replica notices a schema change on its next
+ * request, at no extra query. A failed authentication answers with its 400/401/429 as REST does,
+ * typed operation or not. Introspection without a project header, or with headers that do not
+ * authenticate (GraphiQL's placeholders), gets the core schema instead.
  */
 function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, req: FastifyRequest) => Promise<Ctx>): Plugin<Record<string, unknown>, ServerContext> {
   const chosen = new WeakMap<Request, GraphQLSchema>();
@@ -66,7 +67,9 @@ function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, r
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone({ requestParserResult }) {
-          if (!request.headers.has('project-id')) {
+          const params = Array.isArray(requestParserResult) ? requestParserResult[0] : requestParserResult;
+          const introspection = () => isIntrospectionOnly(params?.query);
+          if (!request.headers.has('project-id') && introspection()) {
             chosen.set(request, coreSchema);
             return;
           }
@@ -74,9 +77,8 @@ function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, r
             const ctx = await authFor(request, serverContext.req);
             chosen.set(request, await cache.schemaFor({ projectId: ctx.project.id, schemaRevision: ctx.project.schemaRevision }));
           } catch (err) {
-            const params = Array.isArray(requestParserResult) ? requestParserResult[0] : requestParserResult;
             // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
-            if (!isIntrospectionOnly(params?.query)) throw maskError(err, 'Unexpected error.');
+            if (!introspection()) throw maskError(err, 'Unexpected error.');
             chosen.set(request, coreSchema);
           }
         },

@@ -16,7 +16,7 @@ export function buildTypedSchema(core: GraphQLSchema, collections: CollectionSch
   if (collections.length === 0) return core;
   const b = newTypedBuilder(core);
   const types = typeRegistry(Object.keys(core.getTypeMap()));
-  const shared = defineSharedTypes(b, types);
+  const shared = defineSharedTypes(b, types, core);
   const layouts = layoutProject(collections, core, types);
   const refs = defineEntryTypes(b, layouts, shared);
   const inputs = defineInputs(b, types, layouts, refs);

@@ -5,6 +5,7 @@ import type { CollectionLayout, FieldLayout } from './layout.ts';
 import type { TypedEntry, TypedGroup } from './model.ts';
 import type { Input, SharedTypes } from './shared.ts';
 import { groupValue, mediaValue, relationValue, scalarValue } from './values.ts';
+import { versionByNumber, versionPage } from '../../versions/batched.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 type FieldBuilder<P> = PothosSchemaTypes.ObjectFieldBuilder<T, P>;
@@ -40,7 +41,7 @@ function customFields<P extends TypedGroup>(t: FieldBuilder<P>, fields: FieldLay
     if (!f.output) continue;
     const def = f.def;
     const o = def.options;
-    const description = def.description || def.label;
+    const description = def.description || (def.label !== def.name ? def.label : undefined);
     const raw = (p: P) => p.fields[def.name];
     switch (def.type) {
       case 'media': {
@@ -97,6 +98,27 @@ function customFields<P extends TypedGroup>(t: FieldBuilder<P>, fields: FieldLay
   return out;
 }
 
+/** The core schema's version connection on every typed entry (batched per request by src/versions). */
+function versionFields(t: FieldBuilder<TypedEntry>, refs: TypeRefs): Record<string, ReturnType<FieldBuilder<TypedEntry>['field']>> {
+  const v = refs.shared.versions;
+  if (!v) return {};
+  return {
+    versions: t.field({
+      type: v.connection as never,
+      nullable: false,
+      description: 'Versions of this entry, newest first.',
+      args: { first: t.arg.int(), after: t.arg.string() },
+      resolve: async (e: TypedEntry, args: { first?: number | null; after?: string | null }, c) => versionPage(await c.auth(), e.resource.id, args) as never,
+    }),
+    version: t.field({
+      type: v.version as never,
+      description: 'One version by number; null when there is no such version.',
+      args: { number: t.arg.int({ required: true }) },
+      resolve: async (e: TypedEntry, args: { number: number }, c) => versionByNumber(await c.auth(), e.resource.id, args.number) as never,
+    }),
+  };
+}
+
 function defineGroups(b: TypedBuilder, fields: FieldLayout[], refs: TypeRefs): void {
   for (const f of fields) {
     if (!f.groupType || !f.children) continue;
@@ -136,6 +158,7 @@ export function defineEntryTypes(b: TypedBuilder, layouts: CollectionLayout[], s
           resolve: (e) => e.resource.published_version_number,
         }),
         isDraftDirty: t.boolean({ nullable: false, description: 'The working draft changed since the last publish.', resolve: (e) => e.resource.is_draft_dirty }),
+        ...versionFields(t, refs),
         ...customFields(t, l.fields, refs),
       }),
     });

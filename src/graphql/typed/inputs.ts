@@ -41,8 +41,8 @@ function dataFields(t: InputFieldBuilder, fields: FieldLayout[], refs: TypeRefs,
   for (const f of fields) {
     const def = f.def;
     const o = def.options;
-    const base = def.description || def.label;
-    const description = required && def.validations.required?.status ? `${base} (required)` : base;
+    const base = def.description || (def.label !== def.name ? def.label : undefined);
+    const description = required && def.validations.required?.status ? `${base ? `${base} ` : ''}(required)` : base;
     let type: unknown;
     let list = false;
     switch (def.type) {
@@ -150,7 +150,7 @@ function filterFields(t: InputFieldBuilder, c: FilterContext, l: CollectionLayou
   for (const f of l.fields) {
     if (!f.output) continue;
     const ref = fieldFilter(c, f);
-    if (ref) out[f.name] = t.field({ type: ref, description: f.def.label });
+    if (ref) out[f.name] = t.field({ type: ref });
   }
   return out;
 }

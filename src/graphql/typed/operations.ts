@@ -34,6 +34,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `The ${label} entry for a locale (the default locale when omitted). 404 when there is none.`,
+          extensions: { ability: 'read' },
           args: { state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
@@ -55,6 +56,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           type: page,
           nullable: false,
           description: `Entries of ${label}: filtered, sorted and paged in the database.`,
+          extensions: { ability: 'read' },
           args: {
             where: t.arg({ type: io.where }),
             sort: t.arg({ type: [io.sort] }),
@@ -95,6 +97,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
+          extensions: { ability: 'read' },
           args: { uuid: t.arg.id({ required: true }), state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
@@ -110,6 +113,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: entry,
         nullable: false,
         description: `Creates a ${label} entry; \`state: published\` publishes it as version 1. Returns the working draft.`,
+        extensions: { ability: 'create' },
         args: { data: t.arg({ type: io.input, required: true }), locale: t.arg.string(), state: t.arg({ type: entryState }) },
         resolve: async (_root, args, c) => {
           const ctx = await c.auth();
@@ -121,6 +125,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: entry,
         nullable: false,
         description: `Changes the fields sent (PATCH semantics). Never publishes. Returns the working draft.`,
+        extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }), data: t.arg({ type: io.patchInput, required: true }), locale: t.arg.string() },
         resolve: async (_root, args, c) => {
           const ctx = await c.auth();
@@ -132,6 +137,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: entry,
         nullable: false,
         description: 'Publishes the working draft as a new version. Returns the published entry.',
+        extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }) },
         resolve: async (_root, args, c) => typedEntry((await publishEntry(await c.auth(), slug, String(args.uuid))).resource, 'published'),
       }),
@@ -139,6 +145,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: entry,
         nullable: false,
         description: 'Takes the entry offline; every version is kept. Returns the working draft.',
+        extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }) },
         resolve: async (_root, args, c) => typedEntry((await unpublishEntry(await c.auth(), slug, String(args.uuid))).resource, 'draft'),
       }),
@@ -146,6 +153,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: entry,
         nullable: false,
         description: 'Restores the draft from a version and publishes it as a new version.',
+        extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }), version: t.arg.int({ required: true }) },
         resolve: async (_root, args, c) => typedEntry((await revertToVersion(await c.auth(), slug, String(args.uuid), args.version)).resource, 'published'),
       }),
@@ -153,6 +161,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         type: deletion,
         nullable: false,
         description: 'Moves the entry to the trash, or removes it for good with `force: true`.',
+        extensions: { ability: 'delete' },
         args: { uuid: t.arg.id({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
         resolve: async (_root, args, c) => {
           const r = await deleteEntry(await c.auth(), slug, String(args.uuid), args.force ?? false);

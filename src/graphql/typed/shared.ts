@@ -1,4 +1,5 @@
 import type { EnumRef, InputObjectRef, ObjectRef } from '@pothos/core';
+import type { GraphQLSchema } from 'graphql';
 import type { AssetResource } from '../../content/types.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import type { NameRegistry } from './names.ts';
@@ -14,7 +15,10 @@ export interface DateRangeValue {
 
 /** Types every collection shares; names come from the same registry as the generated ones. */
 export interface SharedTypes {
+  /** The core schema's `Asset` (same parent shape: the asset resource) when it has one. */
   asset: ObjectRef<T, AssetResource>;
+  /** Core version types the typed entries link to, when the core schema has them. */
+  versions: { connection: string; version: string } | null;
   dateRange: ObjectRef<T, DateRangeValue>;
   dateRangeInput: InputObjectRef<T, Input>;
   pageInfo: ObjectRef<T, TypedPage>;
@@ -63,8 +67,8 @@ function scalarFilter(b: TypedBuilder, name: string, scalar: ScalarName, ops: { 
   });
 }
 
-export function defineSharedTypes(b: TypedBuilder, types: NameRegistry): SharedTypes {
-  const asset = b.objectRef<AssetResource>(types.claim('Asset', 'Content')).implement({
+function ownAssetType(b: TypedBuilder, types: NameRegistry): ObjectRef<T, AssetResource> {
+  return b.objectRef<AssetResource>(types.claim('Asset', 'Content')).implement({
     description: 'A media file. `url` is absolute when PUBLIC_URL is configured.',
     fields: (t) => ({
       id: t.exposeInt('id', { nullable: false }),
@@ -82,6 +86,11 @@ export function defineSharedTypes(b: TypedBuilder, types: NameRegistry): SharedT
       updatedAt: t.field({ type: 'DateTime', nullable: false, resolve: (a) => a.updated_at }),
     }),
   });
+}
+
+export function defineSharedTypes(b: TypedBuilder, types: NameRegistry, core: GraphQLSchema): SharedTypes {
+  const asset = core.getType('Asset') ? ('Asset' as unknown as ObjectRef<T, AssetResource>) : ownAssetType(b, types);
+  const versions = core.getType('EntryVersionConnection') && core.getType('EntryVersion') ? { connection: 'EntryVersionConnection', version: 'EntryVersion' } : null;
 
   const dateRange = b.objectRef<DateRangeValue>(types.claim('DateRange')).implement({
     description: 'A date field in range mode.',
@@ -121,5 +130,5 @@ export function defineSharedTypes(b: TypedBuilder, types: NameRegistry): SharedT
     reference: scalarFilter(b, types.claim('ReferenceFilter'), 'ID', equality, 'Conditions on a relation or media reference (UUID or numeric id).'),
     json: scalarFilter(b, types.claim('JSONFilter'), 'JSON', equality, 'Containment conditions on a JSON or group value.'),
   };
-  return { asset, dateRange, dateRangeInput, pageInfo, entryState, filters };
+  return { asset, versions, dateRange, dateRangeInput, pageInfo, entryState, filters };
 }
