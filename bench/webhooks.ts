@@ -1,0 +1,157 @@
+/**
+ * Webhook delivery benchmark (`npx tsx bench/webhooks.ts`):
+ *  1. throughput — N outbox events waiting, one `npm run worker` process (BullMQ, default concurrency)
+ *     dispatches, signs, POSTs to a local receiver and writes every log row; deliveries/s from the
+ *     first arrival until the database shows all N delivered;
+ *  2. latency — events committed at a steady rate (default 100/s), each in its own transaction, while
+ *     the same worker runs; commit → arrival p50/p99.
+ * Targets (issue #7): > 1,000 deliveries/s per worker, p99 < 250 ms at 100 events/s.
+ *
+ * Knobs (env): DATABASE_URL (else a fresh database, dropped afterwards), REDIS_URL (default
+ * redis://127.0.0.1:6379; a unique queue prefix is used and removed), BENCH_WEBHOOK_EVENTS (20000),
+ * BENCH_WEBHOOK_LATENCY_EVENTS (2000), BENCH_WEBHOOK_RATE (100), WEBHOOK_CONCURRENCY (worker's).
+ */
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { createServices } from '../src/services.ts';
+import { systemCtx } from '../src/context.ts';
+import { emitContentEvent } from '../src/webhooks/outbox.ts';
+import { createBenchProject, openBenchDatabase } from './lib/database.ts';
+import { spawnTsx } from './lib/processes.ts';
+import { WebhookReceiver, nowMs } from './lib/receiver.ts';
+import { cleanRedis } from './lib/redis.ts';
+import { percentiles, sleep } from './lib/stats.ts';
+
+export interface WebhookBenchResult {
+  throughput: { events: number; seconds: number; deliveriesPerSec: number; receiverPerSec: number; logRows: number; duplicates: number };
+  latency: { rate: number; events: number; delivered: number; p50: number; p95: number; p99: number; max: number };
+}
+
+const envInt = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+export async function runWebhookBench(
+  opts: { events?: number; latencyEvents?: number; rate?: number } = {},
+  log: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<WebhookBenchResult> {
+  const events = opts.events ?? envInt('BENCH_WEBHOOK_EVENTS', 20_000);
+  const latencyEvents = opts.latencyEvents ?? envInt('BENCH_WEBHOOK_LATENCY_EVENTS', 2000);
+  const rate = opts.rate ?? envInt('BENCH_WEBHOOK_RATE', 100);
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-wh-${randomBytes(4).toString('hex')}`;
+
+  const bdb = await openBenchDatabase('cms_bench_wh');
+  const receiver = new WebhookReceiver();
+  let worker: ReturnType<typeof spawnTsx> | undefined;
+  const config = loadConfig({ LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', SEED_DEMO: 'false' }, { DATABASE_URL: bdb.url });
+  const services = await createServices(config, createLogger('warn'), { database: bdb.db });
+  try {
+    const project = await createBenchProject(bdb.db, 'webhook bench');
+    const collection = await bdb.db.prisma.collection.create({ data: { projectId: project.id, slug: 'posts', name: 'Posts' } });
+    const url = await receiver.start();
+    await bdb.db.prisma.webhook.create({
+      data: { projectId: project.id, name: 'bench', url, secret: 'bench-secret', events: ['content.updated'], sources: ['api'], payload: true },
+    });
+    const ref = { id: collection.id, uuid: collection.uuid, slug: collection.slug };
+
+    // A ~1 KB content_entry per event, like a small post.
+    await bdb.db.query(
+      `INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
+       SELECT $1, 'content.updated', 'api', $2, u,
+              jsonb_build_object('collection', $3::jsonb, 'entry_uuid', u, 'locale', 'en',
+                'content_entry', jsonb_build_object('uuid', u, 'locale', 'en', 'state', 'draft',
+                  'fields', jsonb_build_object('title', 'Post ' || i, 'body', repeat('lorem ipsum ', 70))))
+       FROM (SELECT i, gen_random_uuid() AS u FROM generate_series(1, $4::int) i) s`,
+      [project.id, collection.id, JSON.stringify(ref), events],
+    );
+    log(`webhooks: ${events} events waiting in the outbox; starting one worker process`);
+
+    worker = spawnTsx('webhook worker', 'src/worker/main.ts', {
+      DATABASE_URL: bdb.url,
+      REDIS_URL: redisUrl,
+      WEBHOOK_QUEUE_PREFIX: prefix,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      MIGRATE_ON_START: 'false',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+    });
+    const arrived = await receiver.waitFor(events, 300_000);
+    if (!arrived) throw new Error(`only ${receiver.count()} of ${events} deliveries arrived:\n${worker.tail()}`);
+    const arrivals = [...receiver.deliveries.values()].map((d) => d.at);
+    const first = Math.min(...arrivals);
+    const lastArrival = Math.max(...arrivals);
+    // Done means recorded: every delivery marked delivered with its log row written.
+    for (;;) {
+      const [row] = await bdb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`);
+      if (row.n >= events) break;
+      await sleep(20);
+    }
+    const done = nowMs();
+    const [logs] = await bdb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_logs`);
+    const seconds = (done - first) / 1000;
+    const throughput = {
+      events,
+      seconds,
+      deliveriesPerSec: events / seconds,
+      receiverPerSec: events / Math.max((lastArrival - first) / 1000, 0.001),
+      logRows: logs.n,
+      duplicates: receiver.duplicates,
+    };
+    log(`webhooks: throughput ${Math.round(throughput.deliveriesPerSec)} deliveries/s (${events} in ${seconds.toFixed(1)} s, ${logs.n} log rows, ${receiver.duplicates} duplicates)`);
+
+    // Latency at a steady commit rate, one transaction per event.
+    receiver.reset();
+    const fullProject = await bdb.db.prisma.project.findUniqueOrThrow({ where: { id: project.id } });
+    const ctx = { ...systemCtx(services, fullProject, 'bench'), source: 'api' as const };
+    const committedAt = new Map<string, number>();
+    const pending: Promise<void>[] = [];
+    const failures: string[] = [];
+    const start = nowMs();
+    for (let i = 0; i < latencyEvents; i++) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - nowMs();
+      if (wait > 0) await sleep(wait);
+      const entryUuid = crypto.randomUUID();
+      pending.push(
+        bdb.db.prisma
+          .$transaction(
+            (tx) => emitContentEvent(tx, ctx, { event: 'content.updated', collection: ref, entryUuid, locale: 'en', entry: { uuid: entryUuid, fields: { title: `live ${i}` } } }),
+            { maxWait: 30_000 },
+          )
+          .then(
+            () => void committedAt.set(entryUuid, nowMs()),
+            (err: Error) => void failures.push(err.message),
+          ),
+      );
+    }
+    await Promise.all(pending);
+    if (failures.length) log(`webhooks: ${failures.length} event transactions failed (${failures[0]})`);
+    await receiver.waitFor(committedAt.size, 60_000, (d) => d.entryUuid !== undefined && committedAt.has(d.entryUuid));
+    const samples = [...receiver.deliveries.values()].filter((d) => d.entryUuid && committedAt.has(d.entryUuid)).map((d) => d.at - committedAt.get(d.entryUuid!)!);
+    const p = percentiles(samples);
+    const latency = { rate, events: latencyEvents, delivered: samples.length, ...p, max: Math.max(...samples) };
+    log(`webhooks: commit → delivery at ${rate}/s: p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms (${samples.length}/${latencyEvents})`);
+    return { throughput, latency };
+  } finally {
+    await worker?.stop();
+    await receiver.close();
+    await services.close().catch(() => {});
+    await bdb.close();
+    await cleanRedis(redisUrl, prefix);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runWebhookBench()
+    .then((r) => {
+      const ok = r.throughput.deliveriesPerSec > 1000 && r.latency.p99 < 250;
+      process.stdout.write(`${JSON.stringify(r, null, 2)}\ntargets (> 1000/s, p99 < 250 ms): ${ok ? 'met' : 'NOT met'}\n`);
+      process.exit(0);
+    })
+    .catch((err) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    });
+}
