@@ -15,6 +15,7 @@ import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { bulkCreate, checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, webhookThroughput, type Knobs } from './lib/http-scenarios.ts';
 import { bareHttpCeiling, rawSelectCeiling, yogaCeiling } from './ceilings.ts';
 import { schemaBuildTime } from './lib/schema-build.ts';
+import { optionalImport } from './lib/optional-import.ts';
 import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, ratio, type Row, type Target } from './lib/report.ts';
 import type { LoadResult } from './lib/load.ts';
@@ -44,7 +45,8 @@ const R = {
   restList: 'REST list paginate=25',
   gqlGet: 'GraphQL get post+author',
   gqlList: 'GraphQL list 25 posts+authors',
-  bulk: 'bulk create 50 items × 4 clients',
+  bulk: 'bulk create 50 items × 4 clients, drafts',
+  bulkPublished: 'bulk create 50 items × 4 clients, published',
   webhooks: 'webhook deliveries',
   schema: 'GraphQL schema build 50×20',
   bare: 'ceiling: bare node:http',
@@ -60,6 +62,7 @@ export const SCENARIO_ROWS = [
   R.gqlList,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.bulk,
+  R.bulkPublished,
   R.webhooks,
   R.schema,
   R.bare,
@@ -131,6 +134,12 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   const worker = spawnTsx('worker', 'src/worker/main.ts', env);
   const rows: Row[] = [];
   const targets: Target[] = [];
+  // bench/bulk.ts (the bulk engineer's) runs its own server; it goes after ours stopped.
+  process.env.BENCH_DURATION ??= String(K.durationSec);
+  const siblingBulk = (await optionalImport('../bulk.ts'))?.runBulkBench as
+    | ((log: (line: string) => void) => Promise<Array<{ name: string; result: LoadResult; entriesPerSec: number }>>)
+    | undefined;
+  const bulkRows: Row[] = [];
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitHealthy(server, `${base}/healthz`);
@@ -181,13 +190,13 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     });
 
     // --- writes
-    const bulk = await withRss(server, () => bulkCreate(api, seeded.authors, { ...knobs, clients: 4 }));
-    rows.push({ ...loadRow(R.bulk, bulk.result, bulk.rss), rate: bulk.result.entriesPerSec, unit: 'entries/s' });
-    targets.push({
-      name: 'bulk create (50 items, 4 clients): p50 < 60 ms and > 2000 entries/s',
-      measured: `p50 ${ms(bulk.result.p50)} ms, ${int(bulk.result.entriesPerSec)} entries/s, ${bulk.result.errors} errors`,
-      pass: bulk.result.errors === 0 && bulk.result.p50 < 60 && bulk.result.entriesPerSec > 2000,
-    });
+    if (!siblingBulk) {
+      for (const [label, state] of [[R.bulk, 'draft'], [R.bulkPublished, 'published']] as const) {
+        await bulkCreate(api, seeded.authors, { ...warm, clients: 4, state });
+        const b = await withRss(server, () => bulkCreate(api, seeded.authors, { ...knobs, clients: 4, state }));
+        bulkRows.push({ ...loadRow(label, b.result, b.rss), rate: b.result.entriesPerSec, unit: 'entries/s', note: 'bench/bulk.ts has no runBulkBench: measured here' });
+      }
+    }
 
     // Let the worker dispatch the bulk scenario's outbox rows first: dispatch matches webhooks as
     // they are then, so a backlog would reach the new webhook and skew its figures.
@@ -220,19 +229,38 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     await cleanRedis(redisUrl, prefix);
   }
 
+  if (siblingBulk) {
+    const measured = await siblingBulk(QUICK ? () => {} : log);
+    for (const [i, label] of [R.bulk, R.bulkPublished].entries()) {
+      const m = measured[i];
+      if (m) bulkRows.push({ ...loadRow(label, m.result, 0), rate: m.entriesPerSec, unit: 'entries/s', note: `bench/bulk.ts (${m.name}; its own server, 8 fields per item)` });
+    }
+  }
+  rows.push(...bulkRows);
+  for (const b of bulkRows) {
+    targets.push({
+      name: `${b.scenario}: p50 < 60 ms and > 2000 entries/s`,
+      measured: `p50 ${ms(b.p50)} ms, ${int(b.rate)} entries/s, ${b.errors} errors`,
+      pass: b.errors === 0 && (b.p50 ?? Infinity) < 60 && (b.rate ?? 0) > 2000,
+    });
+  }
+
   try {
     // --- in-process measurements (no server needed; run after it stopped so it takes no CPU)
     const schema = await schemaBuildTime(50, 20, K.schemaBuilds);
     rows.push({ scenario: R.schema, p50: schema.p50, p95: schema.p95, p99: schema.p99, note: `${schema.builds} builds; ${schema.source}` });
     targets.push({ name: 'schema build (50 collections × 20 fields) < 200 ms', measured: `p50 ${ms(schema.p50)} ms`, pass: schema.p50 < 200 });
 
-    const where = await runWhereBench(bench.db, {
+    // A database of its own when the harness owns the server: bench/where.ts then bulk-loads without
+    // secondary indexes and rebuilds them once, which is far faster at a million rows.
+    const whereDb = bench.owned ? await openBenchDatabase('cms_bench_where') : bench;
+    const where = await runWhereBench(whereDb.db, {
       rows: K.whereRows,
       iterations: K.whereIterations,
       only: WHERE_CASES,
       plans: process.env.BENCH_PLANS === '1',
       log: QUICK ? () => {} : log,
-    });
+    }).finally(() => (whereDb === bench ? undefined : whereDb.close()));
     const whereRows = WHERE_CASES.map((name): Row => {
       const r = where.find((w) => w.name === name);
       return { scenario: `where ${name}`, p50: r?.p50, p95: r?.p95, note: r ? `${int(K.whereRows)} posts; ${r.note}; total ${r.total}` : 'not run' };

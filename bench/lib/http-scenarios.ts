@@ -72,9 +72,9 @@ export interface BulkResult extends LoadResult {
   entriesPerSec: number;
 }
 
-/** POST /api/bulk/posts/entries with 50 published items per request from `clients` connections. */
-export async function bulkCreate(api: Api, authors: string[], k: Knobs & { clients: number }): Promise<BulkResult> {
-  const items = Array.from({ length: 50 }, (_, i) => ({ data: postBody(100_000 + i, authors[i % authors.length]), state: 'published' }));
+/** POST /api/bulk/posts/entries with 50 items per request from `clients` connections. */
+export async function bulkCreate(api: Api, authors: string[], k: Knobs & { clients: number; state: 'draft' | 'published' }): Promise<BulkResult> {
+  const items = Array.from({ length: 50 }, (_, i) => ({ data: postBody(100_000 + i, authors[i % authors.length]), state: k.state }));
   const r = await runLoad({
     url: `${api.base}/api/bulk/posts/entries`,
     method: 'POST',
