@@ -76,6 +76,7 @@ export async function runWebhookBench(
       MIGRATE_ON_START: 'false',
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
+      ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
     });
     const arrived = await receiver.waitFor(events, 300_000);
     if (!arrived) throw new Error(`only ${receiver.count()} of ${events} deliveries arrived:\n${worker.tail()}`);
