@@ -1,4 +1,4 @@
-import type { Tx } from '../db/client.ts';
+import { Prisma, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import type { AuthEventName, ContentEventName } from './events.ts';
 import { OUTBOX_CHANNEL } from './dispatcher.ts';
@@ -23,24 +23,30 @@ export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInpu
   await emitContentEvents(tx, ctx, [input]);
 }
 
-/** Many events in one statement (bulk operations). */
+/**
+ * Many events in one statement (bulk operations). Raw SQL with the rows as one JSON parameter: Prisma's
+ * createMany costs ~10x more client-side time for JSON payloads (measured in bench/bulk.ts), and ids
+ * follow input order, so deliveries keep the order of the changes.
+ */
 export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  await tx.outboxEvent.createMany({
-    data: inputs.map((i) => ({
-      projectId: ctx.project.id,
-      event: i.event,
-      source: ctx.source,
-      collectionId: i.collection.id,
-      entryUuid: i.entryUuid,
-      payload: {
-        collection: i.collection,
-        entry_uuid: i.entryUuid,
-        locale: i.locale,
-        ...(i.event !== 'content.deleted' && i.entry !== undefined ? { content_entry: i.entry } : {}),
-      } as object,
-    })),
-  });
+  const rows = inputs.map((i) => ({
+    event: i.event,
+    collection_id: i.collection.id,
+    entry_uuid: i.entryUuid,
+    payload: {
+      collection: i.collection,
+      entry_uuid: i.entryUuid,
+      locale: i.locale,
+      ...(i.event !== 'content.deleted' && i.entry !== undefined ? { content_entry: i.entry } : {}),
+    },
+  }));
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
+    SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid, r.payload
+    FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb))
+      WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, n)
+    ORDER BY r.n`);
   await announce(tx, ctx);
 }
 
