@@ -15,10 +15,9 @@ import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { bulkCreate, checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, webhookThroughput, type Knobs } from './lib/http-scenarios.ts';
 import { bareHttpCeiling, rawSelectCeiling, yogaCeiling } from './ceilings.ts';
 import { schemaBuildTime } from './lib/schema-build.ts';
-import { optionalImport } from './lib/optional-import.ts';
+import { loadBulkRunner, loadWebhookRunner } from './lib/siblings.ts';
 import { cleanRedis } from './lib/redis.ts';
-import { formatTable, formatTargets, ratio, type Row, type Target } from './lib/report.ts';
-import type { LoadResult } from './lib/load.ts';
+import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } from './lib/report.ts';
 import { runWhereBench } from './where.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { loadavg, cpus } from 'node:os';
@@ -70,11 +69,6 @@ export const SCENARIO_ROWS = [
   R.yoga,
 ];
 
-interface SiblingHookResult {
-  throughput: { events: number; deliveriesPerSec: number; duplicates: number };
-  latency: { rate: number; events: number; delivered: number; p50: number; p95: number; p99: number };
-}
-
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Samples a child's RSS while `fn` runs and returns the peak with the result. */
@@ -89,17 +83,6 @@ async function withRss<T>(child: Child, fn: () => Promise<T>): Promise<{ result:
   }
 }
 
-const loadRow = (scenario: string, r: LoadResult, rss: number, extra: Partial<Row> = {}): Row => ({
-  scenario,
-  rate: r.rps,
-  p50: r.p50,
-  p95: r.p95,
-  p99: r.p99,
-  errors: r.errors,
-  rss,
-  note: Object.keys(r.statuses).length ? `statuses ${JSON.stringify(r.statuses)}` : undefined,
-  ...extra,
-});
 
 async function outboxDrained(bench: BenchDatabase, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -139,16 +122,11 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   const worker = spawnTsx('worker', 'src/worker/main.ts', env);
   const rows: Row[] = [];
   const targets: Target[] = [];
-  // bench/bulk.ts (the bulk engineer's) runs its own server; it goes after ours stopped.
+  // The bulk and webhook engineers' runners bring their own processes; they run after ours stopped.
   process.env.BENCH_DURATION ??= String(K.durationSec);
-  const siblingBulk = (await optionalImport('../bulk.ts'))?.runBulkBench as
-    | ((log: (line: string) => void) => Promise<Array<{ name: string; result: LoadResult; entriesPerSec: number }>>)
-    | undefined;
+  const siblingBulk = await loadBulkRunner();
+  const siblingHooks = await loadWebhookRunner();
   const bulkRows: Row[] = [];
-  // bench/webhooks.ts (the webhooks engineer's) fills the outbox directly and runs its own worker.
-  const siblingHooks = (await optionalImport('../webhooks.ts'))?.runWebhookBench as
-    | ((o: { events?: number; latencyEvents?: number; rate?: number }, log: (line: string) => void) => Promise<SiblingHookResult>)
-    | undefined;
   let hookRow: Row | undefined;
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -236,27 +214,10 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     await cleanRedis(redisUrl, prefix);
   }
 
-  if (siblingBulk) {
-    const measured = await siblingBulk(QUICK ? () => {} : log);
-    for (const [i, label] of [R.bulk, R.bulkPublished].entries()) {
-      const m = measured[i];
-      if (m) bulkRows.push({ ...loadRow(label, m.result, 0), rate: m.entriesPerSec, unit: 'entries/s', note: `bench/bulk.ts (${m.name}; its own server, 8 fields per item)` });
-    }
-  }
+  const quiet = QUICK ? () => {} : log;
+  if (siblingBulk) bulkRows.push(...(await siblingBulk([R.bulk, R.bulkPublished], quiet)));
   rows.push(...bulkRows);
-  if (siblingHooks) {
-    const r = await siblingHooks({ events: K.webhookEvents * 4, latencyEvents: Math.min(2000, K.webhookEvents), rate: 100 }, QUICK ? () => {} : log);
-    hookRow = {
-      scenario: R.webhooks,
-      rate: r.throughput.deliveriesPerSec,
-      unit: 'deliveries/s',
-      p50: r.latency.p50,
-      p95: r.latency.p95,
-      p99: r.latency.p99,
-      errors: r.latency.events - r.latency.delivered + r.throughput.duplicates,
-      note: `bench/webhooks.ts: throughput over ${int(r.throughput.events)} queued events (one worker); commit→delivery latency at ${r.latency.rate} events/s (${r.latency.delivered}/${r.latency.events} delivered)`,
-    };
-  }
+  if (siblingHooks) hookRow = await siblingHooks(R.webhooks, { events: K.webhookEvents * 4, latencyEvents: Math.min(2000, K.webhookEvents), rate: 100 }, quiet);
   if (hookRow) {
     rows.push(hookRow);
     targets.push({

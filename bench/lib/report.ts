@@ -1,4 +1,5 @@
 import { int, mb, ms } from './stats.ts';
+import type { LoadResult } from './load.ts';
 
 /** One line of the results table. Throughput is requests/s unless `unit` says otherwise. */
 export interface Row {
@@ -50,3 +51,16 @@ export function formatTargets(targets: Target[]): string {
   const lines = targets.map((t) => `| ${t.name} | ${t.measured} | ${t.pass === null ? 'n/a' : t.pass ? 'PASS' : 'MISS'} |`);
   return ['| target | measured | result |', '|---|---|---|', ...lines].join('\n');
 }
+
+/** A table row from one autocannon run (`rss`: peak of the server under test, 0 when not sampled). */
+export const loadRow = (scenario: string, r: LoadResult, rss: number, extra: Partial<Row> = {}): Row => ({
+  scenario,
+  rate: r.rps,
+  p50: r.p50,
+  p95: r.p95,
+  p99: r.p99,
+  errors: r.errors,
+  rss,
+  note: Object.keys(r.statuses).length ? `statuses ${JSON.stringify(r.statuses)}` : undefined,
+  ...extra,
+});
