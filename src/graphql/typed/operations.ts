@@ -47,7 +47,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
     } else {
       const page = b.objectRef<TypedPage>(n.page).implement({
         fields: (t) => ({
-          data: t.field({ type: [entry], nullable: false, complexity: { field: 0, multiplier: 1 }, resolve: (p) => p.data }),
+          data: t.field({ type: [entry], nullable: false, extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
           pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => p }),
         }),
       });
@@ -56,7 +56,6 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           type: page,
           nullable: false,
           description: `Entries of ${label}: filtered, sorted and paged in the database.`,
-          extensions: { ability: 'read' },
           args: {
             where: t.arg({ type: io.where }),
             sort: t.arg({ type: [io.sort] }),
@@ -66,7 +65,10 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
             locale: t.arg.string(),
           },
           // The page's selection is paid once per entry it can hold.
-          complexity: (args) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
+          extensions: {
+            ability: 'read',
+            complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
+          },
           resolve: async (_root, args, c) => {
             const perPage = args.perPage ?? DEFAULT_PER_PAGE;
             const pageNo = args.page ?? 1;
