@@ -6,6 +6,7 @@ import { linkTranslation } from '../content/translations.ts';
 import { listEntries, parseListQuery } from '../content/list.ts';
 import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
 import { laravelPage } from '../content/paginator.ts';
+import { withPublishedEtag } from '../http/etag.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();
@@ -24,7 +25,7 @@ export const contentRoutes = defineRoutes([
     ability: 'read',
     summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
-    handler: async (ctx, input) => {
+    handler: withPublishedEtag(async (ctx, input) => {
       const result = await listEntries(ctx, input.params.collection, parseListQuery(input.query));
       switch (result.kind) {
         case 'count':
@@ -36,7 +37,7 @@ export const contentRoutes = defineRoutes([
         case 'page':
           return { body: laravelPage(result.data, { ...result, path: requestPath(ctx, input), query: input.query }) };
       }
-    },
+    }),
   },
   {
     method: 'POST',
@@ -56,13 +57,13 @@ export const contentRoutes = defineRoutes([
     ability: 'read',
     summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
     tags: ['entries'],
-    handler: async (ctx, { params, query }) => ({
+    handler: withPublishedEtag(async (ctx, { params, query }) => ({
       body: await getEntry(ctx, params.collection, params.uuid, {
         ...parseReadOptions(query),
         locale: firstString(query.locale),
         translationLocale: firstString(query.translation_locale),
       }),
-    }),
+    })),
   },
   {
     method: 'PUT',

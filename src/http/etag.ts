@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { RestInput, RestResult } from '../rest/route.ts';
+
+/**
+ * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only
+ * changes when a published pointer moves: of an entry it lists, of an entry it links (relations are
+ * hydrated), or when an asset's metadata or the collection's fields change. The tag is a digest of
+ * the published version ids and asset stamps the response carries plus the query that shaped it,
+ * so it moves with exactly those changes; the few things outside the ids (a linked draft shown
+ * through `includeDraft`, field definitions) are covered by also digesting the rendered fields.
+ *
+ * Weak tags (`W/"..."`): the same tag means the same JSON, not the same bytes on the wire.
+ */
+
+const TAG_VERSION = 'p1';
+
+function stamps(value: unknown, out: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) stamps(item, out);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const o = value as Record<string, unknown>;
+  if (typeof o.uuid === 'string' && 'published_version_id' in o) out.push(`e:${o.uuid}:${String(o.published_version_id)}`);
+  else if (typeof o.uuid === 'string' && 'mime_type' in o) out.push(`a:${o.uuid}:${String(o.updated_at)}`);
+  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) stamps(v, out);
+}
+
+/** The canonical form of a query: keys sorted at every level, so `?a=1&b=2` and `?b=2&a=1` share a tag. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function publishedEtag(body: unknown, query: Record<string, unknown>): string {
+  const ids: string[] = [];
+  stamps(body, ids);
+  const hash = createHash('sha1').update(TAG_VERSION).update('\n').update(ids.join(',')).update('\n').update(canonical(query)).update('\n').update(JSON.stringify(body)).digest('base64url');
+  return `W/"${hash}"`;
+}
+
+/** True when an `If-None-Match` header names `etag` (weak comparison, lists and `*` included). */
+export function matchesIfNoneMatch(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const wanted = etag.replace(/^W\//, '');
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t.replace(/^W\//, '') === wanted);
+}
+
+/**
+ * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
+ * proxies revalidate every time), or 304 without a body when the client already holds it.
+ */
+export function conditionalReply(input: Pick<RestInput, 'headers' | 'query'>, body: unknown): RestResult {
+  const etag = publishedEtag(body, input.query);
+  const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
+  if (matchesIfNoneMatch(input.headers['if-none-match'], etag)) return { status: 304, headers };
+  return { status: 200, headers, body };
+}
+
+/** Whether a read serves published content (spec §4.3: `published` is the default, anything but `draft` is published). */
+export const isPublishedRead = (query: Record<string, unknown>): boolean => {
+  const state = Array.isArray(query.state) ? query.state[0] : query.state;
+  return state !== 'draft';
+};
+
+type Handler<C> = (ctx: C, input: RestInput) => Promise<RestResult>;
+
+/** Wraps a read route: its published answers get an ETag and become 304 when the client holds them. */
+export function withPublishedEtag<C>(handler: Handler<C>): Handler<C> {
+  return async (ctx, input) => {
+    const result = await handler(ctx, input);
+    if ((result.status ?? 200) !== 200 || result.body === undefined || !isPublishedRead(input.query)) return result;
+    const conditional = conditionalReply(input, result.body);
+    return { ...conditional, headers: { ...result.headers, ...conditional.headers } };
+  };
+}
