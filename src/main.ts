@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
@@ -24,29 +25,31 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.LOG_LEVEL);
   const services = await createServices(config, log);
-  const seed = config.SEED_DEMO ? await seedDemo(services) : null;
-  const app = await buildServer(services);
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  // Webhook delivery in this process unless a separate `npm run worker` does it.
-  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
-  // Webhook delivery (dispatcher, worker, sweeper); off when dedicated `npm run worker` processes do it.
-  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
-  const url = baseUrl(config, address);
-  log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
-  if (seed) process.stderr.write(`\n${demoBanner(seed, url)}\n\n`);
-  else process.stderr.write(`GraphiQL: ${url}/graphql\n`);
+  let app: FastifyInstance | undefined;
 
+  // Installed before anything is announced: a SIGTERM that arrives right after the "listening"
+  // line must still close the server and release the embedded database claim.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await app.close();
+    await app?.close();
     await services.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const seed = config.SEED_DEMO ? await seedDemo(services) : null;
+  app = await buildServer(services);
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // Webhook delivery in this process unless a separate `npm run worker` does it.
+  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
+  const url = baseUrl(config, address);
+  log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
+  if (seed) process.stderr.write(`\n${demoBanner(seed, url)}\n\n`);
+  else process.stderr.write(`GraphiQL: ${url}/graphql\n`);
 }
 
 main().catch((err) => {

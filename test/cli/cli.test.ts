@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.ts';
 import { hashToken } from '../../src/auth/tokens.ts';
 import { openPostgres, type Database } from '../../src/db/client.ts';
-import { createTestDatabase } from '../helpers/pg.ts';
+import { createPrivateDatabase } from '../db/private-db.ts';
 
 const run = promisify(execFile);
 
@@ -21,7 +21,7 @@ describe('cms CLI', () => {
   let drop: () => Promise<void>;
   let db: Database;
   beforeAll(async () => {
-    ({ url, drop } = await createTestDatabase());
+    ({ url, drop } = await createPrivateDatabase('cms_cli'));
     db = openPostgres(url, 2);
   });
   afterAll(async () => {
@@ -104,5 +104,5 @@ describe('cms CLI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/--name is required/);
-  });
+  }, 120_000);
 });

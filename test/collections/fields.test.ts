@@ -23,7 +23,7 @@ for (const embedded of [false, true]) describe(`fields admin over REST (${embedd
       },
     });
     collectionId = res.body.id;
-  });
+  }, 120_000);
   afterAll(() => t.close());
 
   const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>

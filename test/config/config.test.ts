@@ -69,5 +69,5 @@ describe('configuration', () => {
     }).catch((e) => e);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/Invalid configuration[\s\S]*PORT must be a whole number/);
-  });
+  }, 120_000);
 });

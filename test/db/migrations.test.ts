@@ -8,15 +8,15 @@ import { openEmbeddedInMemory } from '../../src/db/embedded.ts';
 import { listMigrations, migrate, migrationsDir } from '../../src/db/migrate.ts';
 import { migrationSql } from '../../scripts/migration-sql.ts';
 import { PG_SERVER, adminQuery } from '../helpers/pg.ts';
+import { createPrivateDatabase } from './private-db.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
 /** A fresh, empty database (not cloned from the migrated template). */
 async function emptyDatabase(created: string[]): Promise<string> {
-  const name = `cms_t_mig_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
-  created.push(name);
-  return `${PG_SERVER}/${name}`;
+  const db = await createPrivateDatabase('cms_mig', { template: false });
+  created.push(db.name);
+  return db.url;
 }
 
 /**
@@ -161,5 +161,5 @@ describe('migrations', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 120_000);
 });
