@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { mintVersions } from '../versions/mint.ts';
+import { mintEntries } from '../versions/mint.ts';
 import { ENTRY_COLUMNS, selectEntries } from './rows.ts';
 import type { EntryRow } from './types.ts';
 import type { ValidatedEntry } from './validate.ts';
@@ -66,9 +66,8 @@ export async function insertEntries(tx: Tx, ctx: Ctx, collection: CollectionSche
 export async function publishCreated(tx: Tx, ctx: Ctx, rows: EntryRow[], items: ValidatedEntry[]): Promise<EntryRow[]> {
   const toPublish = rows.filter((_, i) => items[i].state === 'published');
   if (toPublish.length === 0) return rows;
-  await mintVersions(tx, ctx, toPublish.map((r) => r.id));
-  const fresh = await selectEntries(tx, Prisma.sql`e.id = ANY(${toPublish.map((r) => r.id)}::int[])`);
-  const byId = new Map(fresh.map((r) => [r.id, r]));
+  const minted = await mintEntries(tx, ctx, toPublish.map((r) => ({ entryId: r.id })));
+  const byId = new Map(minted.map((m) => [m.entry.id, m.entry]));
   return rows.map((r) => byId.get(r.id) ?? r);
 }
 
