@@ -4,12 +4,13 @@ import { loadCollectionBySlug, type CollectionSchema } from '../collections/mode
 import { collectionRef, TX_OPTIONS, txCtx } from '../content/operations.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../content/persist.ts';
 import { serializeEntries } from '../content/serialize.ts';
+import { contentLoaders } from '../content/loaders.ts';
 import { validateEntryInputs } from '../content/validate.ts';
 import type { EntryResource, EntryRow } from '../content/types.ts';
-import { mintVersions } from '../versions/mint.ts';
+import { mintEntries } from '../versions/mint.ts';
 import { emitContentEvents, type ContentEventInput } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
-import { destroyByUuid, isPublished, reloadRows, trashByUuid, unpublishRows } from './persist.ts';
+import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from './persist.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './input.ts';
 
 export interface BulkWriteResult {
@@ -102,25 +103,23 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
 
     const publish = found.flatMap((item, i) => (item.state === 'published' ? [updated[i]] : []));
     const unpublish = found.flatMap((item, i) => (item.state === 'draft' && isPublished(updated[i]) ? [updated[i]] : []));
-    await mintVersions(tx, tctx, publish.map((r) => r.id));
-    await unpublishRows(tx, unpublish.map((r) => r.id));
-    const changed = publish.length + unpublish.length > 0;
-    const final = changed ? await reloadRows(tx, updated) : updated;
-    // Fresh loaders after publishing: relation targets in this batch changed too.
-    const after = changed ? txCtx(ctx, tx) : tctx;
-    const resources = changed ? await serializeEntries(after, collection, final, view) : updatedResources;
-    const publishedIds = new Set(publish.map((r) => r.id));
-    const unpublishedIds = new Set(unpublish.map((r) => r.id));
-    const publishedRows = final.filter((r) => publishedIds.has(r.id));
+    const published = (await mintEntries(tx, tctx, publish.map((r) => ({ entryId: r.id })))).map((m) => m.entry);
+    const unpublished = await unpublishRows(tx, unpublish.map((r) => r.id));
+    const changed = new Map([...published, ...unpublished].map((r) => [r.id, r]));
+    const final = updated.map((r) => changed.get(r.id) ?? r);
+    // Relation targets may be entries this request just published or unpublished.
+    if (changed.size) contentLoaders(tctx).entryByUuid.clearAll();
+    const resources = changed.size ? await serializeEntries(tctx, collection, final, view) : updatedResources;
     // Publish events carry the published view, as POST .../publish sends it.
     const publishedResources = new Map(
-      (await serializeEntries(after, collection, publishedRows, { state: 'published' })).map((res, i) => [publishedRows[i].id, res]),
+      (await serializeEntries(tctx, collection, published, { state: 'published' })).map((res, i) => [published[i].id, res]),
     );
+    const unpublishedIds = new Set(unpublish.map((r) => r.id));
 
     const event = eventFactory(collection);
     const events = final.flatMap((row, i) => [
       event('content.updated', row, updatedResources[i]),
-      ...(publishedIds.has(row.id) ? [event('content.published', row, publishedResources.get(row.id))] : []),
+      ...(publishedResources.has(row.id) ? [event('content.published', row, publishedResources.get(row.id))] : []),
       ...(unpublishedIds.has(row.id) ? [event('content.unpublished', row, resources[i])] : []),
     ]);
     await emitContentEvents(tx, tctx, events);

@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { ENTRY_COLUMNS, selectEntries } from '../content/rows.ts';
+import { ENTRY_COLUMNS } from '../content/rows.ts';
 import type { EntryRow } from '../content/types.ts';
 
 /** Whether unpublishing the row changes anything (the single unpublish is a no-op otherwise). */
@@ -10,19 +10,13 @@ export const isPublished = (row: EntryRow): boolean => row.state !== 'draft' || 
  * Unpublishes many entries with one UPDATE, as the single unpublish does for one: back to draft,
  * pointer and published copy cleared, every version kept. The rows must already be locked.
  */
-export async function unpublishRows(tx: Tx, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.$executeRaw(Prisma.sql`
-    UPDATE entries SET state = 'draft', published_version_id = NULL, published_version_number = NULL,
+export async function unpublishRows(tx: Tx, ids: number[]): Promise<EntryRow[]> {
+  if (ids.length === 0) return [];
+  return tx.$queryRaw<EntryRow[]>(Prisma.sql`
+    UPDATE entries AS e SET state = 'draft', published_version_id = NULL, published_version_number = NULL,
       published_data = NULL, updated_at = now()
-    WHERE id = ANY(${ids}::int[])`);
-}
-
-/** The rows as they are now, in the order of `rows`. */
-export async function reloadRows(tx: Tx, rows: EntryRow[]): Promise<EntryRow[]> {
-  const fresh = await selectEntries(tx, Prisma.sql`e.id = ANY(${rows.map((r) => r.id)}::int[])`);
-  const byId = new Map(fresh.map((r) => [r.id, r]));
-  return rows.map((r) => byId.get(r.id) ?? r);
+    WHERE e.id = ANY(${ids}::int[])
+    RETURNING ${ENTRY_COLUMNS}`);
 }
 
 /**
