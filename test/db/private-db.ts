@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PG_SERVER, TEMPLATE_DB, adminQuery } from '../helpers/pg.ts';
+import { PG_SERVER, templateDb, adminQuery } from '../helpers/pg.ts';
 
 const alive = (pid: number) => {
   try {
@@ -25,6 +25,6 @@ export async function createPrivateDatabase(prefix: string, opts: { template?: b
     if (pid && !alive(pid)) await adminQuery(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await adminQuery(opts.template === false ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+  await adminQuery(opts.template === false ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${templateDb()}"`);
   return { url: `${PG_SERVER}/${name}`, name, drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
