@@ -11,6 +11,26 @@ import { withPublishedEtag } from '../http/etag.ts';
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();
 
+/** Query parameters, for the OpenAPI document (the handlers parse the query themselves). */
+const readQuery = {
+  state: z.enum(['published', 'draft']).optional().describe('published (default): the live snapshot; draft: the working draft'),
+  locale: z.string().optional().describe('Only entries of this locale'),
+  timestamps: z.string().optional().describe('Present: add created_at and updated_at'),
+  exclude: z.string().optional().describe('Comma-separated field names left out of fields'),
+};
+const listQuery = z.object({
+  ...readQuery,
+  where: z.record(z.string(), z.unknown()).optional().describe('where[field][operator]=value; operators eq lt lte gt gte not like in not_in between not_between null not_null; where[or][0][...]'),
+  sort: z.string().optional().describe('field:asc,other:desc'),
+  paginate: z.string().optional().describe('Page size (at most 100): answers a paginator'),
+  page: z.string().optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+  count: z.string().optional().describe('Present: answer { count }'),
+  first: z.string().optional().describe('Present: answer the first entry'),
+});
+const getQuery = z.object({ ...readQuery, translation_locale: z.string().optional().describe("The linked translation in this locale") });
+
 /** Request path for paginator links; absolute when PUBLIC_URL is configured. */
 export function requestPath(ctx: Ctx, input: RestInput): string {
   const path = input.raw.url.split('?')[0];
@@ -25,6 +45,7 @@ export const contentRoutes = defineRoutes([
     ability: 'read',
     summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
+    query: listQuery,
     handler: withPublishedEtag(async (ctx, input) => {
       const result = await listEntries(ctx, input.params.collection, parseListQuery(input.query));
       switch (result.kind) {
@@ -57,6 +78,7 @@ export const contentRoutes = defineRoutes([
     ability: 'read',
     summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
     tags: ['entries'],
+    query: getQuery,
     handler: withPublishedEtag(async (ctx, { params, query }) => ({
       body: await getEntry(ctx, params.collection, params.uuid, {
         ...parseReadOptions(query),

@@ -37,6 +37,10 @@ export interface RouteDef {
   summary: string;
   tags?: string[];
   body?: z.ZodType;
+  /** Optional: query parameters, for the OpenAPI document only (handlers parse their own query). */
+  query?: z.ZodType;
+  /** Optional: the success status shown in the OpenAPI document; without it the document says `2XX`. */
+  successStatus?: number;
   handler: (ctx: Ctx, input: RestInput) => Promise<RestResult>;
   /** Public routes receive no Ctx. */
   publicHandler?: (input: RestInput) => Promise<RestResult>;
