@@ -85,6 +85,23 @@ describe('bulk update', () => {
     expect((await b.row(a)).data).toMatchObject({ title: 'Post 0' });
   });
 
+  it('a failure after the writes rolls back every item: drafts, versions, pointers and events', async () => {
+    const [a, c] = await makePosts(2, 'published');
+    const before = { counts: await b.counts(), a: await b.row(a), c: await b.row(c) };
+    await t.database.query(`CREATE FUNCTION bulk_fail_outbox_u() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+    await t.database.query(`CREATE TRIGGER bulk_fail_outbox_u BEFORE INSERT ON outbox_events FOR EACH ROW EXECUTE FUNCTION bulk_fail_outbox_u()`);
+    try {
+      const res = await b.update('posts', { items: [{ uuid: a, state: 'published', data: { title: 'new' } }, { uuid: c, state: 'draft', data: {} }] });
+      expect(res.status).toBe(500);
+    } finally {
+      await t.database.query('DROP TRIGGER bulk_fail_outbox_u ON outbox_events');
+      await t.database.query('DROP FUNCTION bulk_fail_outbox_u()');
+    }
+    expect(await b.counts()).toEqual(before.counts);
+    expect(await b.row(a)).toEqual(before.a);
+    expect(await b.row(c)).toEqual(before.c);
+  });
+
   it('per-index errors: field values, locale, uuid shape, duplicate UUIDs on the later index', async () => {
     const [a, c] = await makePosts(2);
     const before = await b.counts();
