@@ -7,7 +7,6 @@ import {
   compareDates,
   compareOrdered,
   compareValue,
-  documentLikePattern,
   timestampPrimitives,
   isNegative,
   likePattern,
@@ -30,8 +29,6 @@ export interface CompileEnv {
 const RELATED_INLINE_LIMIT = 100;
 /** Alias of the related entries in a nested relation filter (one level deep, so one alias suffices). */
 const RELATED_ALIAS = 'filter_rel';
-/** Trigram indexes need at least three characters; shorter patterns skip the document prefilter. */
-const TRIGRAM_MIN = 3;
 
 const ALIAS_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -109,20 +106,11 @@ async function compileField(c: Condition, env: CompileEnv): Promise<Sql> {
     return signed(c.op, anyOf(c.values.map((v) => contains(env, field.name, literal(v), arrayShaped))));
   }
 
-  let positive: Sql;
-  if (arrayShaped) {
-    // Any element matches. A scalar left over from before the field became repeatable counts as one element.
-    const el: Operand = { json: sql`filter_el.v`, text: sql`(filter_el.v #>> '{}')` };
-    const elements = sql`CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} WHEN jsonb_typeof(${json}) <> 'null' THEN jsonb_build_array(${json}) END`;
-    positive = sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${elements}) AS filter_el(v) WHERE ${compareValue(kind, el, c.op, c.values)})`;
-  } else {
-    positive = compareValue(kind, { json, text }, c.op, c.values);
-  }
-  if (c.op === 'like') {
-    const needle = c.values[0] as string;
-    if (needle.length >= TRIGRAM_MIN) positive = allOf([sql`(${col}::text) ILIKE ${documentLikePattern(needle)}`, positive]);
-  }
-  return signed(c.op, positive);
+  if (!arrayShaped) return signed(c.op, compareValue(kind, { json, text }, c.op, c.values));
+  // Any element matches. A scalar left over from before the field became repeatable counts as one element.
+  const el: Operand = { json: sql`filter_el.v`, text: sql`(filter_el.v #>> '{}')` };
+  const elements = sql`CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} WHEN jsonb_typeof(${json}) <> 'null' THEN jsonb_build_array(${json}) END`;
+  return signed(c.op, sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${elements}) AS filter_el(v) WHERE ${compareValue(kind, el, c.op, c.values)})`);
 }
 
 /** UUIDs of the referenced entries/assets; numeric ids are looked up in the project (unknown ids drop out). */

@@ -27,15 +27,6 @@ export function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * The same pattern as it appears inside the JSON text of a whole document (`data::text`), where
- * strings are JSON-escaped. Matching it first lets one trigram index on the document serve `like`
- * on every text field; the exact per-field test then removes matches in other fields.
- */
-export function documentLikePattern(value: string): string {
-  return likePattern(JSON.stringify(value).slice(1, -1));
-}
-
 /** Numeric view of a JSONB value; non-numbers are NULL so a stray string never raises a cast error. */
 export const numericOf = (x: Operand): Sql => sql`(CASE WHEN jsonb_typeof(${x.json}) = 'number' THEN (${x.text})::numeric END)`;
 

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/db/client.ts';
+import { loadCollectionBySlug, type CollectionSchema } from '../../src/collections/model.ts';
+import { compileWhere } from '../../src/filtering/index.ts';
+import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName } from '../../src/filtering/field-indexes.ts';
+import { migrationsDir } from '../../src/db/migrate.ts';
+import { postsWorld } from './fixture.ts';
+import type { FilterWorld } from './world.ts';
+
+let w: FilterWorld;
+let posts: CollectionSchema;
+const fieldId = (name: string) => posts.byName.get(name)!.id;
+
+const ofPosts = (name: string) => posts.fields.some((f) => name.startsWith(`entries_f${f.id}_`));
+
+/** Per-field index definitions of the posts collection. */
+async function indexDefs(): Promise<Map<string, string>> {
+  const rows = await w.t.database.query<{ name: string; def: string }>(
+    `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'entries' AND indexname ~ '^entries_f[0-9]+_'`,
+  );
+  return new Map(rows.filter((r) => ofPosts(r.name)).map((r) => [r.name, r.def]));
+}
+
+async function statistics(): Promise<string[]> {
+  const rows = await w.t.database.query<{ name: string }>(`SELECT stxname AS name FROM pg_statistic_ext ORDER BY 1`);
+  return rows.map((r) => r.name).filter(ofPosts);
+}
+
+class Rollback extends Error {
+  constructor(readonly plan: string) {
+    super('rollback');
+  }
+}
+
+/**
+ * Whether `index` can serve the compiled filter: inside a transaction that is rolled back, every
+ * other secondary index of entries is dropped and sequential scans are off, so the planner uses
+ * the index if the compiled expression matches it (at test sizes it would otherwise happily walk the
+ * whole collection through any partial index).
+ */
+async function planWithOnly(index: string, where: unknown, column: 'data' | 'published_data' = 'data'): Promise<string> {
+  const db = w.t.database.prisma;
+  const cond = await compileWhere(where, { db, projectId: w.project.id, collection: posts, column, alias: 'e' });
+  try {
+    await db.$transaction(async (tx) => {
+      const others = await tx.$queryRaw<Array<{ name: string }>>`
+        SELECT c.relname AS name FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+         WHERE x.indrelid = 'entries'::regclass AND NOT x.indisunique AND c.relname <> ${index}`;
+      for (const o of others) await tx.$executeRawUnsafe(`DROP INDEX "${o.name}"`);
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      const rows = await tx.$queryRaw<Array<{ 'QUERY PLAN': string }>>(
+        Prisma.sql`EXPLAIN SELECT e.id FROM entries e WHERE e.collection_id = ${posts.id} AND e.deleted_at IS NULL AND ${cond!}`,
+      );
+      throw new Rollback(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    });
+  } catch (err) {
+    if (err instanceof Rollback) return err.plan;
+    throw err;
+  }
+  throw new Error('unreachable');
+}
+
+beforeAll(async () => {
+  w = await postsWorld();
+  posts = await loadCollectionBySlug(w.t.database.prisma, w.project.id, 'posts');
+  await ensureCollectionIndexes(w.t.database, posts);
+  // Enough rows that the planner prefers a selective index over walking the whole collection.
+  await w.t.database.runScript(`
+    INSERT INTO entries (uuid, project_id, collection_id, locale, state, data, published_data, created_at, updated_at)
+    SELECT gen_random_uuid(), ${w.project.id}, ${posts.id}, 'en', 'published', d, d, now(), now()
+      FROM generate_series(1, 20000) AS i,
+           LATERAL (SELECT jsonb_build_object('title', 'filler ' || md5(i::text), 'body', md5(i::text), 'views', i % 1000,
+                                              'day', to_char(date '2020-01-01' + (i % 2000), 'YYYY-MM-DD'),
+                                              'at', to_char(timestamp '2020-01-01' + make_interval(hours => i), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS d) AS x;
+    ANALYZE entries;`);
+});
+afterAll(() => w?.close());
+
+describe('per-field filter indexes', () => {
+  it('creates one index per filterable field and state column, with statistics for btree ones', async () => {
+    const defs = await indexDefs();
+    for (const name of ['title', 'body', 'slug', 'email', 'views', 'day', 'at', 'author', 'cover']) {
+      expect(defs.has(fieldIndexName(fieldId(name), 'data')), name).toBe(true);
+      expect(defs.has(fieldIndexName(fieldId(name), 'published_data')), name).toBe(true);
+    }
+    // Arrays and nested values have no expression index (GIN containment serves their eq/in).
+    for (const name of ['tags', 'scores', 'cats', 'span', 'authors', 'gallery', 'meta', 'seo', 'active', 'secret']) {
+      expect(defs.has(fieldIndexName(fieldId(name), 'data')), name).toBe(false);
+    }
+    expect(defs.get(fieldIndexName(fieldId('title'), 'data'))).toMatch(/USING gin .*gin_trgm_ops.*WHERE \(\(collection_id = \d+\) AND \(deleted_at IS NULL\)\)/);
+    expect(await statistics()).toContain(`entries_f${fieldId('views')}_p_stat_x`);
+  });
+
+  it.each<[string, unknown, 'data' | 'published_data', string]>([
+    ['number range', { views: { gt: '995' } }, 'published_data', 'views'],
+    ['number between', { views: { between: '1,9' } }, 'data', 'views'],
+    ['like on text', { title: { like: 'hello' } }, 'data', 'title'],
+    ['like on richtext', { body: { like: 'bold' } }, 'published_data', 'body'],
+    ['date range', { day: { gte: '2026-01-01', lt: '2026-02-01' } }, 'data', 'day'],
+    ['date-time day', { at: '2026-01-10' }, 'data', 'at'],
+  ])('the compiled %s can use its index', async (_label, where, column, field) => {
+    const index = fieldIndexName(fieldId(field), column);
+    const plan = await planWithOnly(index, where, column);
+    expect(plan, plan).toMatch(new RegExp(`(Index|Bitmap Index) Scan (using|on) ${index}`));
+  });
+
+  it('eq and in use the table-wide containment index', async () => {
+    expect(await planWithOnly('entries_data_path_x', { title: { in: 'a,b' } })).toContain('Bitmap Index Scan on entries_data_path_x');
+    expect(await planWithOnly('entries_published_data_path_x', { views: '10' }, 'published_data')).toContain('Bitmap Index Scan on entries_published_data_path_x');
+    // A compiled filter that cannot use the index gives a plan without it (the check above can fail).
+    expect(await planWithOnly('entries_data_path_x', { views: { gt: '3' } })).not.toContain('entries_data_path_x');
+  });
+
+  it('the migration builds the same indexes for fields that already exist', async () => {
+    const fromApp = await indexDefs();
+    const stats = await statistics();
+    for (const f of posts.fields) await dropFieldIndexes(w.t.database, f.id);
+    expect((await indexDefs()).size).toBe(0);
+    const sql = readFileSync(`${migrationsDir}/20261122160000_filter_field_indexes/migration.sql`, 'utf8');
+    await w.t.database.runScript(sql);
+    expect(await indexDefs()).toEqual(fromApp);
+    expect(await statistics()).toEqual(stats);
+  });
+});
