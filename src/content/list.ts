@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
-import { loadCollectionBySlug } from '../collections/model.ts';
+import { collectionForRequest } from './schemas.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { selectEntries } from './rows.ts';
 import { compileSort } from './sort.ts';
@@ -65,7 +65,7 @@ export function parseListQuery(q: Record<string, unknown>): ListQuery {
  */
 export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult> {
   authorize(ctx, 'read');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   const column = query.state === 'draft' ? 'data' : 'published_data';
   const readOpts = { state: query.state, timestamps: query.timestamps, exclude: query.exclude };
   const locale = query.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);

@@ -3,6 +3,7 @@ import type { Asset } from '../db/generated/prisma/client.ts';
 import { memo, type Ctx } from '../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
 import { isUuid, type EntryRow } from './types.ts';
+import { cachedCollectionById, rememberCollection } from './schemas.ts';
 
 export interface ContentLoaders {
   /** Live (not soft-deleted) entries of the project by UUID. */
@@ -36,11 +37,23 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),
       collectionById: new DataLoader<number, CollectionSchema | null>(async (ids) => {
-        const rows = await ctx.db.collection.findMany({
-          where: { projectId, id: { in: [...ids] } },
-          include: { fields: { where: { deletedAt: null } } },
-        });
-        const byId = new Map(rows.map((c) => [c.id, buildCollectionSchema(c, c.fields)]));
+        const byId = new Map<number, CollectionSchema>();
+        for (const id of ids) {
+          const hit = cachedCollectionById(ctx, id);
+          if (hit) byId.set(id, hit);
+        }
+        const missing = ids.filter((id) => !byId.has(id));
+        if (missing.length) {
+          const rows = await ctx.db.collection.findMany({
+            where: { projectId, id: { in: missing } },
+            include: { fields: { where: { deletedAt: null } } },
+          });
+          for (const c of rows) {
+            const schema = buildCollectionSchema(c, c.fields);
+            rememberCollection(ctx, schema);
+            byId.set(c.id, schema);
+          }
+        }
         return ids.map((id) => byId.get(id) ?? null);
       }),
     };

@@ -1,7 +1,8 @@
 import type { PrismaClient, Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
-import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
+import type { CollectionSchema } from '../collections/model.ts';
+import { collectionForRequest } from './schemas.ts';
 import { emitContentEvent } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from './persist.ts';
@@ -41,7 +42,7 @@ const writeView = (timestamps?: boolean): ReadOptions => ({ state: 'draft', time
  */
 export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, opts: { timestamps?: boolean } = {}): Promise<EntryResource> {
   authorize(ctx, 'create');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   return ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
     const bag = new ErrorBag();
@@ -62,7 +63,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
  */
 export async function updateEntry(ctx: Ctx, slug: string, uuid: string, body: EntryWriteBody, mode: Exclude<WriteMode, 'create'>, opts: { timestamps?: boolean } = {}): Promise<EntryResource> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   return ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
@@ -88,7 +89,7 @@ export interface GetEntryOptions extends ReadOptions {
 /** GET /api/{collection}/{uuid}. Published reads 404 for entries without a published version. */
 export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEntryOptions): Promise<EntryResource> {
   authorize(ctx, 'read');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   let row = await ctx.db.entry.findFirst({ where: { collectionId: collection.id, uuid: uuid.toLowerCase(), deletedAt: null } });
   if (!row) throw notFound('Entry not found.');
@@ -112,7 +113,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
  */
 export async function deleteEntry(ctx: Ctx, slug: string, uuid: string, force: boolean): Promise<{ message: string }> {
   authorize(ctx, 'delete');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);

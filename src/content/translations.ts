@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound, validationFailed } from '../errors.ts';
-import { loadCollectionBySlug } from '../collections/model.ts';
+import { collectionForRequest } from './schemas.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './operations.ts';
 import { selectEntries } from './rows.ts';
 import { serializeEntry } from './serialize.ts';
@@ -18,7 +18,7 @@ const KEY = 'translation_entry_uuid';
  */
 export async function linkTranslation(ctx: Ctx, slug: string, uuid: string, body: { translation_entry_uuid?: unknown }): Promise<{ message: string; translation_group_id: number }> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   const targetUuid = body.translation_entry_uuid;
   if (targetUuid === undefined || targetUuid === null || targetUuid === '') throw validationFailed({ [KEY]: ['The translation entry uuid field is required.'] });

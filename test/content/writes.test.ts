@@ -212,6 +212,18 @@ describe('entry writes: rules, PUT vs PATCH, locales, singletons, events', () =>
     expect((await link(de.body.uuid, en2.body.uuid)).body.errors.translation_entry_uuid[0]).toMatch(/already has an entry in locale/);
   });
 
+  it('a field added through the collections API applies to the very next entry request', async () => {
+    const before = await c.create('articles', { data: { title: 'Before', subtitle: 'ignored' } });
+    expect(before.body.fields).not.toHaveProperty('subtitle');
+    const field = await c.req('POST', '/api/collections/articles/fields', { type: 'text', label: 'Subtitle', name: 'subtitle' });
+    expect(field.status).toBe(201);
+    const after = await c.create('articles', { data: { title: 'After', subtitle: 'kept' } });
+    expect(after.body.fields.subtitle).toBe('kept');
+    const removed = await c.req('DELETE', `/api/collections/articles/fields/${field.body.uuid}`);
+    expect(removed.status).toBe(204);
+    expect((await c.get('articles', after.body.uuid, '?state=draft')).body.fields).not.toHaveProperty('subtitle');
+  });
+
   it('a write that fails after inserting leaves no entry and no outbox row', async () => {
     await t.database.query(`CREATE FUNCTION fail_outbox() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.database.query(`CREATE TRIGGER fail_outbox BEFORE INSERT ON outbox_events FOR EACH ROW EXECUTE FUNCTION fail_outbox()`);

@@ -1,0 +1,32 @@
+import { LRUCache } from 'lru-cache';
+import type { Ctx } from '../context.ts';
+import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
+
+/**
+ * Collection schemas by (project, schema_revision, slug). Every collection or field change bumps the
+ * project's `schema_revision` in its own transaction, and each request reads the project row afresh,
+ * so a changed schema is a miss on the next request of every replica; stale keys age out. Saves the
+ * collection + fields lookup on every entry read and write. Schemas are shared: treat them as immutable.
+ */
+const cache = new LRUCache<string, CollectionSchema>({ max: 5000 });
+
+export async function collectionForRequest(ctx: Ctx, slug: string): Promise<CollectionSchema> {
+  const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${slug}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const schema = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  cache.set(key, schema);
+  rememberCollection(ctx, schema);
+  return schema;
+}
+
+const idKey = (ctx: Ctx, id: number) => `${ctx.project.id}:${ctx.project.schemaRevision}:#${id}`;
+
+/** A cached schema by collection id (relation targets), or undefined. */
+export function cachedCollectionById(ctx: Ctx, id: number): CollectionSchema | undefined {
+  return cache.get(idKey(ctx, id));
+}
+
+export function rememberCollection(ctx: Ctx, schema: CollectionSchema): void {
+  cache.set(idKey(ctx, schema.id), schema);
+}
