@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/client.ts';
 import { openPostgres } from '../../src/db/client.ts';
-import { openEmbeddedInMemory } from '../../src/db/embedded.ts';
+import { migratedInMemoryImage, openEmbeddedInMemory } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -46,8 +46,7 @@ export async function startTestApp(opts: { embedded?: boolean; config?: Partial<
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
   if (opts.embedded) {
-    database = await openEmbeddedInMemory();
-    await migrate(database);
+    database = await openEmbeddedInMemory({ image: await migratedInMemoryImage(migrate) });
   } else {
     const created = await createTestDatabase();
     databaseUrl = created.url;
