@@ -91,9 +91,15 @@ function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, r
   };
 }
 
+const caches = new WeakMap<Services, TypedSchemaCache>();
+
+/** The typed-schema cache of a running server (observability, tests). */
+export const typedSchemaCacheOf = (services: Services): TypedSchemaCache | undefined => caches.get(services);
+
 export async function mountGraphql(app: FastifyInstance, services: Services): Promise<void> {
   const config = services.config;
   const cache = createTypedSchemaCache(services, coreSchema);
+  caches.set(services, cache);
   services.onClose.push(() => cache.close());
 
   const authenticated = new WeakMap<Request, Promise<Ctx>>();

@@ -18,6 +18,8 @@ export interface TypedSchemaCache {
   schemaFor(project: SchemaRevisionRef): Promise<GraphQLSchema>;
   /** Drops every cached schema of the project older than `revision` (and builds the new one if the project was in use). */
   noticeRevision(projectId: number, revision: number): void;
+  /** Revisions held for a project (observability, tests). */
+  cachedRevisions(projectId: number): number[];
   readonly size: number;
   close(): Promise<void>;
 }
@@ -101,6 +103,13 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
       if (dropOlder(projectId, revision) && !schemas.has(keyOf(projectId, revision))) {
         build(projectId, revision).catch((err: unknown) => services.log.warn({ err: (err as Error).message, projectId }, 'typed schema prebuild failed'));
       }
+    },
+    cachedRevisions(projectId) {
+      return [...schemas.keys()]
+        .map((k) => k.split(':').map(Number))
+        .filter(([p]) => p === projectId)
+        .map(([, r]) => r)
+        .sort((a, b) => a - b);
     },
     get size() {
       return schemas.size;

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../src/db/client.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { buildServer } from '../../src/http/server.ts';
+import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
+import { announceSchemaRevision } from '../../src/graphql/typed/cache.ts';
+import { REDIS_URL } from '../helpers/pg.ts';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { createCollection } from '../helpers/fixtures.ts';
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('typed schema cache across two replicas (PostgreSQL + Redis)', () => {
+  let a: TestApp;
+  let bServices: Services;
+  let b: Awaited<ReturnType<typeof buildServer>>;
+  let p: TestProject;
+
+  beforeAll(async () => {
+    a = await startTestApp({ env: { REDIS_URL } });
+    const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL }, { DATABASE_URL: a.databaseUrl });
+    bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 2) });
+    b = await buildServer(bServices);
+    await b.ready();
+    p = await a.project({ name: 'Replicas' });
+    await createCollection(a.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
+  });
+  afterAll(async () => {
+    await b.close();
+    await bServices.close();
+    await a.close();
+  });
+
+  const onB = async (query: string) => {
+    const res = await b.inject({ method: 'POST', url: '/graphql', headers: { ...p.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query }) });
+    return JSON.parse(res.body) as { data?: any; errors?: Array<{ message: string }> };
+  };
+
+  it('a replica notices a schema change made through another one on its next request', async () => {
+    expect((await onB('{ posts { data { title } } }')).errors).toBeUndefined();
+    const cacheB = typedSchemaCacheOf(bServices)!;
+    const [before] = cacheB.cachedRevisions(p.id);
+    const added = await a.request({ method: 'POST', url: '/api/collections/posts/fields', headers: p.headers, body: { type: 'number', label: 'Views', name: 'views' } });
+    expect(added.status).toBe(201);
+    expect((await onB('{ posts { data { title views } } }')).errors).toBeUndefined();
+    expect(Math.max(...cacheB.cachedRevisions(p.id))).toBeGreaterThan(before);
+  });
+
+  it('an announcement over Redis drops the stale schema on every replica and builds the new one ahead of requests', async () => {
+    const cacheB = typedSchemaCacheOf(bServices)!;
+    await onB('{ posts { data { title } } }');
+    const current = Math.max(...cacheB.cachedRevisions(p.id));
+    const project = await a.database.prisma.project.update({ where: { id: p.id }, data: { schemaRevision: { increment: 1 } } });
+    await announceSchemaRevision(a.services, p.id, project.schemaRevision);
+    await until(() => cacheB.cachedRevisions(p.id).join() === String(project.schemaRevision));
+    expect(cacheB.cachedRevisions(p.id)).not.toContain(current);
+  });
+
+  it('concurrent first requests after a change all get the new schema, and only it stays cached', async () => {
+    const cacheB = typedSchemaCacheOf(bServices)!;
+    const project = await a.database.prisma.project.update({ where: { id: p.id }, data: { schemaRevision: { increment: 1 } } });
+    const results = await Promise.all(Array.from({ length: 8 }, () => onB('{ posts { data { title } } }')));
+    expect(results.every((r) => !r.errors)).toBe(true);
+    expect(cacheB.cachedRevisions(p.id)).toEqual([project.schemaRevision]);
+  });
+});
