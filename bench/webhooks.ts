@@ -12,6 +12,9 @@
  * BENCH_WEBHOOK_LATENCY_EVENTS (2000), BENCH_WEBHOOK_RATE (100), WEBHOOK_CONCURRENCY (worker's).
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -25,6 +28,8 @@ import { cleanRedis } from './lib/redis.ts';
 import { percentiles, sleep } from './lib/stats.ts';
 
 export interface WebhookBenchResult {
+  /** Same machine, same moment: a bare BullMQ worker process doing one 1 KB POST per job, nothing else. */
+  ceiling: { jobs: number; perSec: number };
   throughput: { events: number; seconds: number; deliveriesPerSec: number; receiverPerSec: number; logRows: number; duplicates: number };
   latency: { rate: number; events: number; delivered: number; p50: number; p95: number; p99: number; max: number };
 }
@@ -54,6 +59,10 @@ export async function runWebhookBench(
       data: { projectId: project.id, name: 'bench', url, secret: 'bench-secret', events: ['content.updated'], sources: ['api'], payload: true },
     });
     const ref = { id: collection.id, uuid: collection.uuid, slug: collection.slug };
+
+    const ceiling = await bareQueueCeiling(redisUrl, `${prefix}-ceiling`, url, receiver, Math.min(events, 10_000));
+    log(`webhooks: ceiling (bare BullMQ worker, one POST per job) ${Math.round(ceiling.perSec)} jobs/s`);
+    receiver.reset();
 
     // A ~1 KB content_entry per event, like a small post.
     await bdb.db.query(
@@ -134,21 +143,85 @@ export async function runWebhookBench(
     const p = percentiles(samples);
     const latency = { rate, events: latencyEvents, delivered: samples.length, ...p, max: Math.max(...samples) };
     log(`webhooks: commit → delivery at ${rate}/s: p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms (${samples.length}/${latencyEvents})`);
-    return { throughput, latency };
+    return { ceiling, throughput, latency };
   } finally {
     await worker?.stop();
     await receiver.close();
     await services.close().catch(() => {});
     await bdb.close();
     await cleanRedis(redisUrl, prefix);
+    await cleanRedis(redisUrl, `${prefix}-ceiling`);
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * The reference the issue's figure is read against: N jobs already queued, one separate process with a
+ * BullMQ worker (same concurrency) whose processor only POSTs a 1 KB JSON body — no database, no
+ * signing, no logs. Jobs/s from first to last arrival.
+ */
+async function bareQueueCeiling(redisUrl: string, prefix: string, url: string, receiver: WebhookReceiver, jobs: number) {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('ceiling', { connection, prefix });
+  const filler = 'x'.repeat(1000);
+  for (let i = 0; i < jobs; i += 1000) {
+    await queue.addBulk(
+      Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => ({
+        name: 'post',
+        data: { delivery_id: `c-${i + k}`, filler },
+        opts: { jobId: `c-${i + k}`, removeOnComplete: true },
+      })),
+    );
+  }
+  const child = spawnTsx('ceiling worker', 'bench/webhooks.ts', {
+    BENCH_WEBHOOK_ROLE: 'ceiling-worker',
+    REDIS_URL: redisUrl,
+    CEILING_PREFIX: prefix,
+    CEILING_URL: url,
+    WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? '64',
+    ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
+  });
+  try {
+    if (!(await receiver.waitFor(jobs, 300_000))) throw new Error(`ceiling: only ${receiver.count()} of ${jobs} arrived:\n${child.tail()}`);
+    const at = [...receiver.deliveries.values()].map((d) => d.at);
+    return { jobs, perSec: jobs / Math.max((Math.max(...at) - Math.min(...at)) / 1000, 0.001) };
+  } finally {
+    await child.stop();
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+/** Child-process side of bareQueueCeiling. */
+function runCeilingWorker(): void {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const target = new URL(process.env.CEILING_URL!);
+  const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+  new Worker(
+    'ceiling',
+    (job) =>
+      new Promise<void>((resolve, reject) => {
+        const body = Buffer.from(JSON.stringify(job.data));
+        const req = http.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', reject);
+        req.end(body);
+      }),
+    { connection, prefix: process.env.CEILING_PREFIX!, concurrency: Number(process.env.WEBHOOK_CONCURRENCY ?? 64) },
+  );
+}
+
+if (process.env.BENCH_WEBHOOK_ROLE === 'ceiling-worker') {
+  runCeilingWorker();
+} else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   runWebhookBench()
     .then((r) => {
       const ok = r.throughput.deliveriesPerSec > 1000 && r.latency.p99 < 250;
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\ntargets (> 1000/s, p99 < 250 ms): ${ok ? 'met' : 'NOT met'}\n`);
+      const ratio = r.throughput.deliveriesPerSec / r.ceiling.perSec;
+      process.stdout.write(
+        `${JSON.stringify(r, null, 2)}\nworker / bare-BullMQ ceiling: ${(ratio * 100).toFixed(0)} %\ntargets (> 1000/s, p99 < 250 ms): ${ok ? 'met' : 'NOT met'}\n`,
+      );
       process.exit(0);
     })
     .catch((err) => {

@@ -34,7 +34,12 @@ export class DeliveryProcessor {
       async (ids) => {
         const claimed = await this.store.claimByIds(ids, this.opts.leaseMs);
         const byId = new Map(claimed.map((c) => [c.id, c]));
-        return ids.map((id) => byId.get(id) ?? null);
+        // One claim, one sender: should the same id appear twice in a batch, only the first gets it.
+        return ids.map((id) => {
+          const c = byId.get(id) ?? null;
+          byId.delete(id);
+          return c;
+        });
       },
       { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn },
     );
