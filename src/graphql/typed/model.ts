@@ -1,4 +1,3 @@
-import type { CollectionSchema } from '../../collections/model.ts';
 import type { EntryResource, ReadState } from '../../content/types.ts';
 
 /**
@@ -27,13 +26,6 @@ export interface TypedPage {
   currentPage: number;
   perPage: number;
   lastPage: number;
-}
-
-/** The collections a typed schema is built from, and the revision they belong to. */
-export interface ProjectModel {
-  projectId: number;
-  revision: number;
-  collections: CollectionSchema[];
 }
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
