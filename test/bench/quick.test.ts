@@ -43,5 +43,5 @@ describe('bench harness (BENCH_QUICK)', () => {
     for (const target of ['published REST get', 'GraphQL list of 25', 'where (5 cases', 'bulk create 50 items × 4 clients, drafts', 'bulk create 50 items × 4 clients, published', 'webhooks >', 'schema build']) {
       expect(verdicts.some((l) => l.startsWith(`| ${target}`)), `verdict for "${target}" missing:\n${out}`).toBe(true);
     }
-  }, 170_000);
+  }, 240_000);
 });
