@@ -48,6 +48,15 @@ describe('OpenAPI document and reference page (PGlite)', () => {
     expect(create).toMatchObject({ type: 'object', properties: { data: {}, locale: {}, state: {} } });
   });
 
+  it('opens GraphiQL at /graphql with the auth headers documented and an example query', async () => {
+    const res = await t.request({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('project-id');
+    expect(res.text).toContain('Bearer <token>');
+    expect(res.text).toContain('query Project');
+  });
+
   it('serves a reference page that loads the document', async () => {
     const res = await t.request({ method: 'GET', url: '/api/docs' });
     expect(res.status).toBe(200);
