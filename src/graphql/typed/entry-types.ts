@@ -128,7 +128,14 @@ function defineGroups(b: TypedBuilder, fields: FieldLayout[], refs: TypeRefs): v
       f.groupType,
       b.objectRef<TypedGroup>(f.groupType).implement({
         description: `${f.def.label} (group).`,
-        fields: (t) => customFields(t, children, refs),
+        fields: (t) => {
+          const out = customFields(t, children, refs);
+          // A group may exist before its children; GraphQL object types need at least one field.
+          if (Object.keys(out).length === 0) {
+            out._empty = t.boolean({ nullable: true, description: 'Placeholder while this group has no fields; always null.', resolve: () => null });
+          }
+          return out;
+        },
       }),
     );
   }

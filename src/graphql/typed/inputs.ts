@@ -73,6 +73,11 @@ function dataFields(t: InputFieldBuilder, fields: FieldLayout[], refs: TypeRefs,
     }
     out[f.name] = t.field({ type: (list ? [type] : type) as never, description });
   }
+  // GraphQL input objects need at least one field, but a collection is usually created before its
+  // fields (and a group before its children): a documented placeholder keeps the schema valid.
+  if (Object.keys(out).length === 0) {
+    out._empty = t.boolean({ description: 'Placeholder while this type has no fields; ignored.' });
+  }
   return out;
 }
 
