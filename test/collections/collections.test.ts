@@ -88,7 +88,7 @@ describe('collections admin over REST', () => {
     expect(Object.keys(empty.body.errors).sort()).toEqual(['name', 'slug']);
     const bad = await api('POST', '/api/collections', { name: 'X', slug: 'Bad Slug' });
     expect(bad.body.errors.slug[0]).toMatch(/lowercase/);
-    for (const slug of ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql']) {
+    for (const slug of ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi']) {
       const res = await api('POST', '/api/collections', { name: 'X', slug });
       expect(res.status, slug).toBe(422);
       expect(res.body.errors.slug[0]).toMatch(/reserved/);
