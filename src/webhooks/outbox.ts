@@ -41,13 +41,18 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       ...(i.event !== 'content.deleted' && i.entry !== undefined ? { content_entry: i.entry } : {}),
     },
   }));
+  // The NOTIFY (see announce) rides in the same statement: one round trip less on every content write.
   await tx.$executeRaw(Prisma.sql`
-    INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
-    SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid, r.payload
-    FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb))
-      WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, n)
-    ORDER BY r.n`);
-  await announce(tx, ctx);
+    WITH inserted AS (
+      INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
+      SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid, r.payload
+      FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb))
+        WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, n)
+      ORDER BY r.n
+      RETURNING 1
+    )
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`);
+  ctx.services.webhooks?.outboxWritten();
 }
 
 /**
