@@ -1,6 +1,7 @@
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag } from '../errors.ts';
-import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
+import type { CollectionSchema } from '../collections/model.ts';
+import { collectionForRequest } from '../content/schemas.ts';
 import { collectionRef, TX_OPTIONS, txCtx } from '../content/operations.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../content/persist.ts';
 import { serializeEntries } from '../content/serialize.ts';
@@ -44,7 +45,7 @@ const eventFactory = (collection: CollectionSchema): EventOf => {
  */
 export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, opts: BulkWriteOptions = {}): Promise<BulkWriteResult> {
   authorize(ctx, 'create');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseCreateBody(body, bag);
   const data = await ctx.db.$transaction(async (tx) => {
@@ -77,7 +78,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
  */
 export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, opts: BulkWriteOptions = {}): Promise<BulkWriteResult> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseUpdateBody(body, bag);
   const data = await ctx.db.$transaction(async (tx) => {
@@ -136,7 +137,7 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
  */
 export async function bulkDeleteEntries(ctx: Ctx, slug: string, body: unknown, query: Record<string, unknown> = {}): Promise<BulkDeleteResult> {
   authorize(ctx, 'delete');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
+  const collection = await collectionForRequest(ctx, slug);
   const { uuids, force } = parseDeleteBody(body, query);
   const count =
     uuids.length === 0
