@@ -43,7 +43,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
   authorize(ctx, 'admin');
   await findCollection(ctx.db, ctx.project.id, slug);
   const draft = parseOne(input, peekParent(input) !== null);
-  return schemaChange(ctx, async (tx) => {
+  return schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
     const bag = new ErrorBag();
     let parent: Field | undefined;
@@ -57,6 +57,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
     bag.throwIfAny();
     const next = siblings.reduce((m, f) => Math.max(m, f.order + 1), 0);
     const [row] = await insertFields(tx, c.id, [draft], parent ? { id: parent.id, name: parent.name } : null, next, { clearLeftovers: true });
+    effects.fieldAdded(c.id, row);
     return row;
   });
 }
@@ -70,7 +71,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
 export async function updateField(ctx: Ctx, slug: string, uuid: string, input: unknown): Promise<Field> {
   authorize(ctx, 'admin');
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
-  return schemaChange(ctx, async (tx) => {
+  return schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
     const current = findField(c, uuid);
     const draft = parseOne(input, current.parentFieldId !== null);
@@ -98,7 +99,7 @@ export async function updateField(ctx: Ctx, slug: string, uuid: string, input: u
       await renameStoredValues(tx, c.id, parent?.name ?? null, current.name, draft.name);
       await retargetSlugSources(tx, siblings, current.name, draft.name);
     }
-    return tx.field.update({
+    const updated = await tx.field.update({
       where: { id: current.id },
       data: {
         type: draft.type,
@@ -111,6 +112,8 @@ export async function updateField(ctx: Ctx, slug: string, uuid: string, input: u
         ...(draft.order !== null ? { order: draft.order } : {}),
       },
     });
+    effects.fieldChanged(c.id, current, updated);
+    return updated;
   });
 }
 
@@ -127,10 +130,11 @@ async function retargetSlugSources(tx: Tx, siblings: Field[], from: string, to: 
 export async function deleteField(ctx: Ctx, slug: string, uuid: string): Promise<void> {
   authorize(ctx, 'admin');
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
-  await schemaChange(ctx, async (tx) => {
+  await schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
     const f = findField(c, uuid);
     const now = new Date();
+    effects.fieldsRemoved(c.fields.filter((x) => x.id === f.id || x.parentFieldId === f.id).map((x) => x.id));
     await tx.field.updateMany({ where: { OR: [{ id: f.id }, { parentFieldId: f.id }], deletedAt: null }, data: { deletedAt: now } });
     await retargetSlugSources(tx, siblingsOf(c, f.parentFieldId, f.id), f.name, null);
   });

@@ -73,7 +73,7 @@ export async function createCollection(ctx: Ctx, input: unknown): Promise<Collec
   const top = drafts as FieldDraft[];
   for (const d of top) d.parentFieldId = null;
 
-  return schemaChange(ctx, async (tx) => {
+  return schemaChange(ctx, async (tx, effects) => {
     await assertSlugFree(tx, ctx.project.id, slug);
     const last = await tx.collection.aggregate({ where: { projectId: ctx.project.id }, _max: { order: true } });
     const c = await tx.collection.create({
@@ -87,6 +87,7 @@ export async function createCollection(ctx: Ctx, input: unknown): Promise<Collec
     await resolveRelationTargets(tx, ctx.project.id, refs, relBag, { id: c.id, slug, name });
     relBag.throwIfAny();
     const fields = await insertFields(tx, c.id, top, null, 0, { clearLeftovers: false });
+    for (const f of fields) effects.fieldAdded(c.id, f);
     return { ...c, fields };
   });
 }
@@ -117,13 +118,15 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
   if (confirm !== slug) {
     throw validationFailed({ slug: ['The collection slug does not match.'] }, 'The collection slug does not match.');
   }
-  await schemaChange(ctx, async (tx) => {
+  await schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
-    await tx.$executeRaw`
+    const orphaned = await tx.$queryRaw<Array<{ id: number }>>`
       UPDATE fields SET deleted_at = now(), updated_at = now()
       WHERE deleted_at IS NULL AND type = 'relation'
         AND options -> 'relation' -> 'collection' = to_jsonb(${c.id}::int)
-        AND collection_id IN (SELECT id FROM collections WHERE project_id = ${ctx.project.id} AND id <> ${c.id})`;
+        AND collection_id IN (SELECT id FROM collections WHERE project_id = ${ctx.project.id} AND id <> ${c.id})
+      RETURNING id`;
+    effects.fieldsRemoved([...c.fields.map((f) => f.id), ...orphaned.map((r) => r.id)]);
     await tx.collection.delete({ where: { id: c.id } });
   });
 }

@@ -4,6 +4,7 @@ import { Prisma, type PrismaClient, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { bumpSchemaRevision } from './schema-revision.ts';
+import { SchemaEffects, applyAfterCommit, applyInTransaction } from './schema-effects.ts';
 
 export type CollectionWithFields = Collection & { fields: Field[] };
 
@@ -45,16 +46,23 @@ export function joinTransaction(ctx: Ctx, tx: Tx): Ctx {
   return { ...ctx, db: tx as PrismaClient, memo: new Map([[IN_TRANSACTION, true]]) };
 }
 
-/** Runs a schema change: one transaction that bumps the revision first; ctx.project follows it. */
-export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs a schema change: one transaction that bumps the revision first; ctx.project follows it. The
+ * change records index work in `effects`; it runs after the commit (see schema-effects.ts).
+ */
+export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx, effects: SchemaEffects) => Promise<T>): Promise<T> {
+  const effects = new SchemaEffects();
   if (ctx.memo.get(IN_TRANSACTION)) {
     ctx.project = await bumpSchemaRevision(ctx.db, ctx.project.id);
-    return fn(ctx.db);
+    const result = await fn(ctx.db, effects);
+    await applyInTransaction(ctx.db, effects);
+    return result;
   }
+  let result: T;
   try {
-    return await ctx.db.$transaction(async (tx) => {
+    result = await ctx.db.$transaction(async (tx) => {
       ctx.project = await bumpSchemaRevision(tx, ctx.project.id);
-      return fn(tx);
+      return fn(tx, effects);
     });
   } catch (err) {
     // The project row lock makes this unreachable in practice; kept so a race can never be a 500.
@@ -63,5 +71,6 @@ export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Pro
     }
     throw err;
   }
+  await applyAfterCommit(ctx.services, effects, ctx.project.id, ctx.project.schemaRevision);
+  return result;
 }
-

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
-import { announceSchemaRevision } from '../../src/graphql/typed/cache.ts';
+import { announceSchemaRevision } from '../../src/collections/schema-effects.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';

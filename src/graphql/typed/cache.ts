@@ -4,9 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Services } from '../../services.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
 import { buildTypedSchema } from './build.ts';
-
-/** Redis channel on which schema changes are announced to every replica. */
-export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
+import { SCHEMA_CHANNEL } from '../../collections/schema-effects.ts';
 
 export interface SchemaRevisionRef {
   projectId: number;
@@ -22,21 +20,6 @@ export interface TypedSchemaCache {
   cachedRevisions(projectId: number): number[];
   readonly size: number;
   close(): Promise<void>;
-}
-
-/**
- * Tells every replica (through Redis, when configured) that a project's schema moved to `revision`.
- * Correctness never depends on it — each request compares the revision on the project row it
- * authenticated with — but replicas then drop stale schemas and build the new one before the first
- * request needs it. Call after the transaction that bumped the revision has committed.
- */
-export async function announceSchemaRevision(services: Pick<Services, 'redis' | 'log'>, projectId: number, revision: number): Promise<void> {
-  if (!services.redis) return;
-  try {
-    await services.redis.publish(SCHEMA_CHANNEL, JSON.stringify({ projectId, revision }));
-  } catch (err) {
-    services.log.warn({ err: (err as Error).message }, 'schema revision announcement failed');
-  }
 }
 
 async function loadCollections(services: Services, projectId: number): Promise<CollectionSchema[]> {

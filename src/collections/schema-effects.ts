@@ -1,0 +1,78 @@
+import type { Field } from '../db/generated/prisma/client.ts';
+import type { Tx } from '../db/client.ts';
+import type { Services } from '../services.ts';
+import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from '../filtering/field-indexes.ts';
+import { toFieldDef } from './model.ts';
+
+/** Redis channel on which schema changes are announced to every replica. */
+export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
+
+/**
+ * What a schema change must do besides its rows: the per-field filter indexes to build or drop.
+ * Collected inside the transaction, applied by `applyAfterCommit` (or `applyInTransaction` when the
+ * change joins a caller's transaction).
+ */
+export class SchemaEffects {
+  readonly created: Array<{ collectionId: number; field: Field }> = [];
+  readonly dropped: number[] = [];
+
+  fieldAdded(collectionId: number, field: Field): void {
+    this.created.push({ collectionId, field });
+  }
+
+  /** A rename or type change alters the indexed expression: rebuild. Nothing else touches the index. */
+  fieldChanged(collectionId: number, before: Field, after: Field): void {
+    if (before.name === after.name && before.type === after.type && JSON.stringify(before.options) === JSON.stringify(after.options)) return;
+    this.dropped.push(before.id);
+    this.created.push({ collectionId, field: after });
+  }
+
+  fieldsRemoved(fieldIds: number[]): void {
+    this.dropped.push(...fieldIds);
+  }
+}
+
+/**
+ * After the commit: drops, then builds (CONCURRENTLY on PostgreSQL, so entry writers are not blocked
+ * while a large collection is scanned; that cannot run inside a transaction), then announces the new
+ * revision. The field itself is already saved, so an index failure is logged, not thrown: filters stay
+ * correct without the index, only slower, and `npx cms` / the next change can rebuild it.
+ */
+export async function applyAfterCommit(
+  services: Pick<Services, 'database' | 'redis' | 'log'>,
+  effects: SchemaEffects,
+  projectId: number,
+  revision: number,
+): Promise<void> {
+  try {
+    for (const id of effects.dropped) await dropFieldIndexes(services.database, id);
+    for (const { collectionId, field } of effects.created) await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
+  } catch (err) {
+    services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
+  }
+  await announceSchemaRevision(services, projectId, revision);
+}
+
+/** Inside a caller's transaction (seeding a new model): plain, non-concurrent statements on the same connection. */
+export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promise<void> {
+  const statements = [
+    ...effects.dropped.flatMap((id) => dropFieldIndexStatements(id)),
+    ...effects.created.flatMap(({ collectionId, field }) => fieldIndexStatements(collectionId, toFieldDef(field))),
+  ];
+  for (const sql of statements) await tx.$executeRawUnsafe(sql);
+}
+
+/**
+ * Tells every replica (through Redis, when configured) that a project's schema moved to `revision`.
+ * Correctness never depends on it (each request compares the revision on the project row it
+ * authenticated with), but replicas then drop stale schemas and build the new one before the first
+ * request needs it. Call after the transaction that bumped the revision has committed.
+ */
+export async function announceSchemaRevision(services: Pick<Services, 'redis' | 'log'>, projectId: number, revision: number): Promise<void> {
+  if (!services.redis) return;
+  try {
+    await services.redis.publish(SCHEMA_CHANNEL, JSON.stringify({ projectId, revision }));
+  } catch (err) {
+    services.log.warn({ err: (err as Error).message }, 'schema revision announcement failed');
+  }
+}
