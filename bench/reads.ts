@@ -1,0 +1,68 @@
+/**
+ * The read scenarios of `npm run bench` alone (REST get/list, GraphQL get/list), for iterating on the
+ * read path: `npx tsx bench/reads.ts [--only=rest-get,rest-list,gql-get,gql-list] [--profile=DIR]`.
+ * `--profile` starts the server with `--cpu-prof` and writes its V8 CPU profile to DIR on exit (open it
+ * in Chrome DevTools or summarise it with `npx tsx bench/lib/profile-summary.ts DIR/<file>`).
+ * Knobs as for bench/main.ts: BENCH_DURATION, BENCH_CONNECTIONS, BENCH_POSTS, BENCH_AUTHORS.
+ */
+import { randomBytes } from 'node:crypto';
+import { createBenchProject, openBenchDatabase } from './lib/database.ts';
+import { freePort, spawnChild, spawnTsx, waitHealthy } from './lib/processes.ts';
+import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
+import { checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, type Knobs } from './lib/http-scenarios.ts';
+import { cleanRedis } from './lib/redis.ts';
+import type { LoadResult } from './lib/load.ts';
+import { int, ms } from './lib/stats.ts';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const only = new Set((args.get('only') ?? 'rest-get,rest-list,gql-get,gql-list').split(','));
+const profileDir = args.get('profile');
+const knobs: Knobs = { durationSec: Number(process.env.BENCH_DURATION ?? 10), connections: Number(process.env.BENCH_CONNECTIONS ?? 32) };
+const warm: Knobs = { durationSec: 1, connections: knobs.connections };
+
+const bench = await openBenchDatabase();
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `cms_bench_${randomBytes(4).toString('hex')}`;
+const port = await freePort();
+const env = {
+  DATABASE_URL: bench.url,
+  REDIS_URL: redisUrl,
+  WEBHOOK_QUEUE_PREFIX: prefix,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  WORKER_IN_PROCESS: 'false',
+  MIGRATE_ON_START: 'false',
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '10000000',
+};
+const server = profileDir
+  ? spawnChild('server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'src/main.ts'], env)
+  : spawnTsx('server', 'src/main.ts', env);
+const print = (name: string, r: LoadResult) =>
+  console.log(`${name.padEnd(10)} ${int(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)}  p95 ${ms(r.p95)}  p99 ${ms(r.p99)}  errors ${r.errors}`);
+try {
+  const api: Api = { base: `http://127.0.0.1:${port}`, headers: {} };
+  await waitHealthy(server, `${api.base}/healthz`);
+  api.headers = (await createBenchProject(bench.db, 'bench')).headers;
+  await createContentModel(api);
+  const seeded = await seedPosts(api, Number(process.env.BENCH_POSTS ?? 2000), Number(process.env.BENCH_AUTHORS ?? 200));
+  const gq = await graphqlQueries(api);
+  await checkGraphql(api, gq.get, { uuid: seeded.posts[0] });
+  await checkGraphql(api, gq.list);
+  const scenarios: Array<[string, (k: Knobs) => Promise<LoadResult>]> = [
+    ['rest-get', (k) => restGet(api, seeded.posts, k)],
+    ['rest-list', (k) => restList(api, k)],
+    ['gql-get', (k) => graphqlGet(api, gq, seeded.posts, k)],
+    ['gql-list', (k) => graphqlList(api, gq, k)],
+  ];
+  for (const [name, run] of scenarios) {
+    if (!only.has(name)) continue;
+    await run(warm);
+    print(name, await run(knobs));
+  }
+} finally {
+  await server.stop('SIGINT');
+  await cleanRedis(redisUrl, prefix).catch(() => {});
+  await bench.close();
+}
