@@ -80,14 +80,7 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
   // ORDER BY sits below the row-locking step in the plan, so rows are locked in id order.
   const locked = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
     SELECT e.id, e.locale, e.translation_group_id, e.last_version_number, e.data,
-      ARRAY(
-        SELECT DISTINCT f.name FROM fields f
-        WHERE f.collection_id = e.collection_id AND f.parent_field_id IS NULL AND f.type = 'password'
-          AND NOT EXISTS (
-            SELECT 1 FROM fields g
-            WHERE g.collection_id = f.collection_id AND g.parent_field_id IS NULL AND g.deleted_at IS NULL
-              AND g.name = f.name AND g.type <> 'password')
-      ) AS password_names
+      ${passwordNames(Prisma.sql`e.collection_id`)} AS password_names
     FROM entries e
     WHERE e.id = ANY(${ids}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
     ORDER BY e.id
@@ -173,6 +166,21 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
   }
   return targets.map((t) => byEntry.get(t.entryId)!);
 }
+
+/**
+ * SQL text[] of the names whose values are password hashes in entries of the collection `collectionId`
+ * (an SQL expression): password fields, soft-deleted ones too, unless a live field of another type has
+ * taken the name. Shared by the mint and publish-on-create (content's insertEntries).
+ */
+export const passwordNames = (collectionId: Prisma.Sql): Prisma.Sql => Prisma.sql`
+  ARRAY(
+    SELECT DISTINCT f.name FROM fields f
+    WHERE f.collection_id = ${collectionId} AND f.parent_field_id IS NULL AND f.type = 'password'
+      AND NOT EXISTS (
+        SELECT 1 FROM fields g
+        WHERE g.collection_id = f.collection_id AND g.parent_field_id IS NULL AND g.deleted_at IS NULL
+          AND g.name = f.name AND g.type <> 'password')
+  )::text[]`;
 
 function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   if (keys.length === 0) return data;

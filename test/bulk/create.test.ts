@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createCollection } from '../helpers/fixtures.ts';
 import { bulkProject, postItems, type BulkProject } from './helpers.ts';
 
 for (const embedded of [false, true]) {
@@ -61,6 +62,54 @@ for (const embedded of [false, true]) {
       expect(payload.collection.slug).toBe('posts');
       expect(payload.content_entry).toMatchObject({ uuid: p1.uuid, published_version_number: 1 });
       expect(events.every((e) => e.source === 'api')).toBe(true);
+    });
+
+    it('published on create leaves the same rows as a draft create followed by a publish (snapshot, copy, no password)', async () => {
+      const db = t.database.prisma;
+      const secret = await createCollection(db, b.p.id, {
+        slug: `vault-${Math.random().toString(36).slice(2, 8)}`,
+        fields: [
+          { name: 'label', type: 'text' },
+          { name: 'pin', type: 'password' },
+        ],
+      });
+      const data = (i: number) => ({ label: `L${i}`, pin: `secret-pin-${i}` });
+      const created = await b.create(secret.slug, { items: [0, 1, 2].map((i) => ({ state: 'published', locale: i === 1 ? 'de' : 'en', data: data(i) })) });
+      expect(created.status).toBe(201);
+      const drafts = await b.create(secret.slug, { items: [0, 1, 2].map((i) => ({ locale: i === 1 ? 'de' : 'en', data: data(i) })) });
+      for (const d of drafts.body.data) expect((await b.req('POST', `/api/${secret.slug}/${d.uuid}/publish`)).status).toBe(200);
+
+      const shape = async (uuid: string) => {
+        const row = await db.entry.findUniqueOrThrow({ where: { uuid } });
+        const versions = await db.entryVersion.findMany({ where: { entryId: row.id } });
+        expect(versions).toHaveLength(1);
+        const [v] = versions;
+        expect(row.publishedVersionId).toBe(v.id);
+        return {
+          state: row.state,
+          dirty: row.isDraftDirty,
+          number: row.publishedVersionNumber,
+          last: row.lastVersionNumber,
+          publishedAt: row.publishedAt !== null,
+          publishedData: row.publishedData,
+          hash: typeof (row.data as { pin?: unknown }).pin,
+          version: { number: v.versionNumber, locale: v.locale, group: v.translationGroupId, snapshot: v.snapshot, token: v.createdByTokenId !== null },
+        };
+      };
+      for (let i = 0; i < 3; i++) {
+        const a = await shape(created.body.data[i].uuid);
+        expect(a).toEqual(await shape(drafts.body.data[i].uuid));
+        expect(a.publishedData).toEqual({ label: `L${i}` });
+        expect(a.version.snapshot).toEqual({ fields: { label: `L${i}` }, meta: { locale: i === 1 ? 'de' : 'en', translation_group_id: null } });
+      }
+      // Singleton rows published on create carry their translation group into the snapshot.
+      const site = await createCollection(db, b.p.id, { slug: `${secret.slug}-site`, isSingleton: true, fields: [{ name: 'site-name', type: 'text' }] });
+      const single = await b.create(site.slug, { items: [{ locale: 'en', state: 'published', data: { 'site-name': 'S' } }] });
+      expect(single.status).toBe(201);
+      const row = await db.entry.findUniqueOrThrow({ where: { uuid: single.body.data[0].uuid } });
+      const version = await db.entryVersion.findUniqueOrThrow({ where: { id: row.publishedVersionId! } });
+      expect(row.translationGroupId).not.toBeNull();
+      expect(version.snapshot).toEqual({ fields: { 'site-name': 'S' }, meta: { locale: 'en', translation_group_id: row.translationGroupId } });
     });
 
     it('validates every item before writing: per-index keys, nothing stored', async () => {
