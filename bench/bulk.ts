@@ -12,11 +12,14 @@
  * `cpu ms/req` is the CPU time the server process used per request (PostgreSQL's is not included):
  * on a shared, busy host it tells more than the latencies, which then mostly measure waiting for a core.
  * With BENCH_PG_PID=<postmaster pid> of a cluster only this run uses, PostgreSQL's CPU per request too.
+ * BENCH_ONLY=drafts|published runs one scenario only.
+ * With BENCH_CPU_PROF=<dir> the server runs under `node --cpu-prof` and leaves its profile there on exit
+ * (open it in Chrome DevTools, or sum self time per function from the .cpuprofile JSON).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, redactUrl } from './lib/database.ts';
-import { freePort, spawnTsx, waitHealthy } from './lib/processes.ts';
+import { freePort, spawnChild, spawnTsx, waitHealthy } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { must, type Api } from './lib/seed.ts';
 import { int, ms } from './lib/stats.ts';
@@ -25,6 +28,9 @@ const ITEMS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const PG_PID = process.env.BENCH_PG_PID ? Number(process.env.BENCH_PG_PID) : undefined;
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+/** `drafts` or `published`: run only that scenario (e.g. to profile one). */
+const ONLY = process.env.BENCH_ONLY;
 
 export interface BulkBenchRow {
   name: string;
@@ -100,7 +106,7 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
   const bench = await openBenchDatabase('cms_bench_bulk');
   const port = await freePort();
   log(`database ${redactUrl(bench.url)}${bench.owned ? ' (created for this run)' : ''}; ${CLIENTS} clients × ${DURATION} s per run`);
-  const server = spawnTsx('server', 'src/main.ts', {
+  const env = {
     DATABASE_URL: bench.url,
     REDIS_URL: process.env.REDIS_URL ?? '',
     PORT: String(port),
@@ -110,7 +116,10 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '10000000',
-  });
+  };
+  const server = CPU_PROF_DIR
+    ? spawnChild('server', process.execPath, ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR, '--import', 'tsx', 'src/main.ts'], env)
+    : spawnTsx('server', 'src/main.ts', env);
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitHealthy(server, `${base}/healthz`);
@@ -130,7 +139,8 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
       });
 
     const rows: BulkBenchRow[] = [];
-    for (const [name, state] of [['drafts', undefined], ['state: published', 'published']] as const) {
+    const scenarios = [['drafts', undefined], ['state: published', 'published']] as const;
+    for (const [name, state] of scenarios.filter(([, st]) => !ONLY || ONLY === (st ?? 'drafts'))) {
       await load(state, 2); // warm-up: JIT, connection pool, plan caches
       // A fresh database has no planner statistics until autovacuum's first pass (a minute or more in):
       // without them, `uuid IN (...)` lookups scan the whole project. Measure the steady state.

@@ -61,6 +61,10 @@ for (const embedded of [false, true]) {
       const payload = events[1].payload as { content_entry: { uuid: string; published_version_number: number }; collection: { slug: string } };
       expect(payload.collection.slug).toBe('posts');
       expect(payload.content_entry).toMatchObject({ uuid: p1.uuid, published_version_number: 1 });
+      // Both events of a publish on create carry the whole created entry, as the response shows it.
+      expect(events[0].payload).toEqual({ collection: payload.collection, entry_uuid: p1.uuid, locale: 'en', content_entry: p1 });
+      expect(events[1].payload).toEqual(events[0].payload);
+      expect((events[2].payload as { content_entry: unknown }).content_entry).toEqual(d1);
       expect(events.every((e) => e.source === 'api')).toBe(true);
     });
 
