@@ -18,7 +18,7 @@ import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
 import { compileWhere } from '../src/filtering/index.ts';
-import { ensureFieldIndexes } from '../src/filtering/field-indexes.ts';
+import { ensureFieldIndexes, publishedReadCondition } from '../src/filtering/field-indexes.ts';
 import { compileSort } from '../src/content/sort.ts';
 import { ENTRY_COLUMNS } from '../src/content/rows.ts';
 
@@ -233,7 +233,7 @@ async function listSql(db: Database, collection: CollectionSchema, projectId: nu
   const conds: Prisma.Sql[] = [
     Prisma.sql`e.collection_id = ${collection.id}`,
     Prisma.sql`e.deleted_at IS NULL`,
-    Prisma.sql`e.state = 'published' AND e.published_version_id IS NOT NULL`,
+    publishedReadCondition('e'),
   ];
   const filter = await compileWhere(where, { db: db.prisma, projectId, collection, column, alias: 'e' });
   if (filter) conds.push(filter);

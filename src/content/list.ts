@@ -3,6 +3,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import { collectionForRequest } from './schemas.ts';
 import { compileWhere } from '../filtering/index.ts';
+import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { selectEntries } from './rows.ts';
 import { compileSort } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
@@ -72,7 +73,8 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
 
   const conds: Prisma.Sql[] = [Prisma.sql`e.collection_id = ${collection.id}`, Prisma.sql`e.deleted_at IS NULL`];
   if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
-  if (query.state === 'published') conds.push(Prisma.sql`e.state = 'published' AND e.published_version_id IS NOT NULL`);
+  // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
+  if (query.state === 'published') conds.push(publishedReadCondition('e'));
   const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e' });
   if (filter) conds.push(filter);
   const where = Prisma.join(conds, ' AND ');

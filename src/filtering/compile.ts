@@ -1,5 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, WhereNode } from './ast.ts';
+import { publishedReadCondition } from './field-indexes.ts';
 import {
   FALSE,
   allOf,
@@ -148,8 +149,9 @@ async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<
     sql`${r}.project_id = ${env.projectId}`,
     sql`${r}.collection_id = ${node.target.id}`,
     sql`${r}.deleted_at IS NULL`,
-    // Published reads see only published targets, as the list itself does.
-    ...(env.column === 'published_data' ? [sql`${r}.state = 'published' AND ${r}.published_data IS NOT NULL`] : []),
+    // Published reads see only published targets, with the list's own test (which the targets'
+    // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
+    ...(env.column === 'published_data' ? [publishedReadCondition(RELATED_ALIAS)] : []),
     inner,
   ]);
   const rows = await env.db.$queryRaw<Array<{ uuid: string }>>(

@@ -1,9 +1,12 @@
-import type { Database } from '../db/client.ts';
+import { Prisma, type Database } from '../db/client.ts';
 import type { CollectionSchema, FieldDef } from '../collections/model.ts';
 
 /**
- * Per-field expression indexes, one per field and state column, partial on the field's collection
- * (so each holds only that collection's live rows):
+ * Per-field expression indexes, one per field and state column, partial on exactly the rows a list
+ * read of that state sees (src/content/list.ts): the field's collection and live rows, and for the
+ * published column also the published-read conditions (publishedReadCondition). Because the list's
+ * WHERE implies the predicate clause for clause, the bitmap heap scan is left with no Filter of its
+ * own: a visited row is only checked for visibility, not for state.
  *
  * - number fields: btree on the numeric value → ranges (`gt`, `between`, ...) and their COUNT;
  * - single date fields: btree on the ISO text → date ranges;
@@ -38,6 +41,27 @@ export function fieldIndexKind(field: FieldDef): FieldIndexKind | null {
 }
 
 const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * What a published read adds to the collection and live-row conditions. Both columns change together
+ * in every write path, but the pointer is cleared on its own when its version row is deleted
+ * (ON DELETE SET NULL), so neither implies the other and both are tested. List reads, nested relation
+ * filters and the `_p_` index predicates all use this one text, so they cannot drift apart (the
+ * planner matches a partial index only when the query implies its predicate).
+ */
+const PUBLISHED_READ = (alias: string) => `${alias}"state" = 'published' AND ${alias}"published_version_id" IS NOT NULL`;
+
+/** The published-read conditions over the entries row `alias` (validated: a plain SQL identifier). */
+export function publishedReadCondition(alias: string): Prisma.Sql {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(alias)) throw new Error(`invalid SQL alias ${alias}`);
+  return Prisma.raw(PUBLISHED_READ(`"${alias}".`));
+}
+
+/** The partial-index predicate of a field's index on `column`: the rows a read of that state can see. */
+export function fieldIndexPredicate(collectionId: number, column: Column): string {
+  const live = `"collection_id" = ${Number(collectionId)} AND "deleted_at" IS NULL`;
+  return column === 'published_data' ? `${live} AND ${PUBLISHED_READ('')}` : live;
+}
 const suffix = (column: Column) => (column === 'data' ? 'd' : 'p');
 
 export const fieldIndexName = (fieldId: number, column: Column): string => `entries_f${fieldId}_${suffix(column)}_x`;
@@ -60,7 +84,7 @@ export function fieldIndexStatements(collectionId: number, field: FieldDef, opts
   return COLUMNS.flatMap((column) => {
     const expr = fieldIndexExpression(field, column);
     const using = kind === 'trigram' ? `USING gin (${expr} gin_trgm_ops)` : `(${expr})`;
-    const index = `CREATE INDEX ${how} "${fieldIndexName(field.id, column)}" ON "entries" ${using} WHERE "collection_id" = ${Number(collectionId)} AND "deleted_at" IS NULL`;
+    const index = `CREATE INDEX ${how} "${fieldIndexName(field.id, column)}" ON "entries" ${using} WHERE ${fieldIndexPredicate(collectionId, column)}`;
     if (kind === 'trigram') return [index];
     return [index, `CREATE STATISTICS IF NOT EXISTS "${fieldStatisticsName(field.id, column)}" ON (${expr}) FROM "entries"`];
   });

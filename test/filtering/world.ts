@@ -1,6 +1,7 @@
 import type { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
+import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection, type FieldSpec } from '../helpers/fixtures.ts';
 
@@ -68,6 +69,15 @@ export async function filterWorld(
           deletedAt: e.deleted ? new Date() : null,
         },
       });
+      if (e.published) {
+        // A published entry points at its published version, as publishing leaves it: published
+        // reads (and nested filters on published targets) require that pointer.
+        const at = new Date('2026-03-01T12:00:00Z');
+        const version = await db.entryVersion.create({
+          data: { entryId: row.id, versionNumber: 1, locale: row.locale, snapshot: { fields: e.published, meta: { locale: row.locale } } as Prisma.InputJsonObject, publishedAt: at },
+        });
+        await db.entry.update({ where: { id: row.id }, data: { publishedVersionId: version.id, publishedVersionNumber: 1, lastVersionNumber: 1 } });
+      }
       entries[e.name] = { id: row.id, uuid: row.uuid };
       names.set(row.id, e.name);
     }
@@ -82,9 +92,10 @@ export async function filterWorld(
       const collection = await loadCollectionBySlug(db, project.id, slug);
       const cond = await compileWhere(where, { db, projectId: project.id, collection, column, alias: 'e' });
       const { Prisma } = await import('../../src/db/client.ts');
+      // What a list read of that state adds (src/content/list.ts).
       const rows = await db.$queryRaw<Array<{ id: number }>>(
         Prisma.sql`SELECT e.id FROM entries e WHERE e.collection_id = ${collection.id} AND e.deleted_at IS NULL
-          ${column === 'published_data' ? Prisma.sql`AND e.published_data IS NOT NULL` : Prisma.empty}
+          ${column === 'published_data' ? Prisma.sql`AND ${publishedReadCondition('e')}` : Prisma.empty}
           AND ${cond ?? Prisma.sql`TRUE`}`,
       );
       return rows.map((r) => names.get(r.id) ?? String(r.id)).sort();
