@@ -11,7 +11,10 @@
  * Every request creates new rows, so the table grows during the run, as it would in production.
  * `cpu ms/req` is the CPU time the server process used per request (PostgreSQL's is not included):
  * on a shared, busy host it tells more than the latencies, which then mostly measure waiting for a core.
- * With BENCH_PG_PID=<postmaster pid> of a cluster only this run uses, PostgreSQL's CPU per request too.
+ * `db cpu ms/req` is the CPU time of the PostgreSQL backends serving this run's database, when they run on
+ * this host (read from /proc; blank otherwise): unlike the whole cluster's, it is not inflated by other
+ * databases' work on a shared server. Background writers (WAL writer, checkpointer, autovacuum) are not in it.
+ * With BENCH_PG_PID=<postmaster pid> of a cluster only this run uses, the whole cluster's CPU per request too.
  * BENCH_ONLY=drafts|published runs one scenario only.
  * With BENCH_CPU_PROF=<dir> the server runs under `node --cpu-prof` and leaves its profile there on exit
  * (open it in Chrome DevTools, or sum self time per function from the .cpuprofile JSON).
@@ -38,6 +41,8 @@ export interface BulkBenchRow {
   entriesPerSec: number;
   /** CPU time the server process tree used per successful request: comparable across busy and idle hosts. */
   serverCpuMsPerRequest: number;
+  /** CPU time of the PostgreSQL backends connected to the bench database, per request (local cluster only). */
+  dbCpuMsPerRequest?: number;
   /** Same for the PostgreSQL cluster whose postmaster is BENCH_PG_PID (a cluster only this run uses). */
   pgCpuMsPerRequest?: number;
   pass: boolean;
@@ -63,6 +68,23 @@ function treeCpuMs(pid: number): number {
     if (f && Number(f[1]) === pid) total += treeCpuMs(Number(d));
   }
   return total;
+}
+
+/** CPU ms per backend pid of the sessions connected to the bench database; null when they are not local processes. */
+async function backendCpu(bench: { db: { query<T>(sql: string): Promise<T[]> } }): Promise<Map<number, number> | null> {
+  const rows = await bench.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      if (!s.includes('(postgres)') && !s.includes('(postmaster)')) return null;
+      out.set(pid, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch {
+      return null;
+    }
+  }
+  return out;
 }
 
 /** authors(name) and posts with 8 fields: text, longtext, richtext, number, boolean, date, color, relation. */
@@ -147,13 +169,17 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
       await bench.db.query('ANALYZE entries, entry_versions, outbox_events');
       const cpuBefore = treeCpuMs(server.proc.pid!);
       const pgBefore = PG_PID ? treeCpuMs(PG_PID) : 0;
+      const dbBefore = await backendCpu(bench);
       const result = await load(state, DURATION);
       const ok = Math.max(result.total - result.errors, 1);
       const serverCpuMsPerRequest = (treeCpuMs(server.proc.pid!) - cpuBefore) / ok;
       const pgCpuMsPerRequest = PG_PID ? (treeCpuMs(PG_PID) - pgBefore) / ok : undefined;
+      const dbAfter = dbBefore && (await backendCpu(bench));
+      // A backend that started during the run counts from zero; one that ended is lost (the pool keeps them).
+      const dbCpuMsPerRequest = dbAfter ? [...dbAfter].reduce((sum, [pid, t]) => sum + t - (dbBefore.get(pid) ?? 0), 0) / ok : undefined;
       const entriesPerSec = result.rps * ITEMS;
       const pass = result.errors === 0 && result.p50 < 60 && entriesPerSec > 2000;
-      rows.push({ name: `bulk create ${ITEMS} × 8 fields, ${name}`, result, entriesPerSec, serverCpuMsPerRequest, pgCpuMsPerRequest, pass });
+      rows.push({ name: `bulk create ${ITEMS} × 8 fields, ${name}`, result, entriesPerSec, serverCpuMsPerRequest, dbCpuMsPerRequest, pgCpuMsPerRequest, pass });
     }
     const entries = await bench.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM entries`);
     log(`${int(Number(entries[0].n))} entries in the table at the end`);
@@ -167,11 +193,11 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await runBulkBench();
   const pad = (s: string, n: number) => s.padEnd(n);
-  console.log(`\n${pad('scenario', 46)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}${pad('p99 ms', 9)}${pad('req/s', 8)}${pad('entries/s', 11)}${pad('cpu ms/req', 12)}${pad('errors', 8)}target`);
+  console.log(`\n${pad('scenario', 46)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}${pad('p99 ms', 9)}${pad('req/s', 8)}${pad('entries/s', 11)}${pad('cpu ms/req', 12)}${pad('db cpu ms/req', 15)}${pad('errors', 8)}target`);
   for (const r of rows) {
     const x = r.result;
     console.log(
-      `${pad(r.name, 46)}${pad(ms(x.p50), 9)}${pad(ms(x.p95), 9)}${pad(ms(x.p99), 9)}${pad(x.rps.toFixed(1), 8)}${pad(int(r.entriesPerSec), 11)}${pad(ms(r.serverCpuMsPerRequest), 12)}${pad(String(x.errors), 8)}${r.pass ? 'PASS' : 'FAIL'} (p50 < 60 ms, > 2,000 entries/s)`,
+      `${pad(r.name, 46)}${pad(ms(x.p50), 9)}${pad(ms(x.p95), 9)}${pad(ms(x.p99), 9)}${pad(x.rps.toFixed(1), 8)}${pad(int(r.entriesPerSec), 11)}${pad(ms(r.serverCpuMsPerRequest), 12)}${pad(r.dbCpuMsPerRequest === undefined ? '' : ms(r.dbCpuMsPerRequest), 15)}${pad(String(x.errors), 8)}${r.pass ? 'PASS' : 'FAIL'} (p50 < 60 ms, > 2,000 entries/s)`,
     );
     if (x.errors) console.log(`  non-2xx: ${JSON.stringify(x.statuses)}`);
     if (r.pgCpuMsPerRequest !== undefined) console.log(`  PostgreSQL (pid ${PG_PID} tree): ${ms(r.pgCpuMsPerRequest)} cpu ms/req`);
