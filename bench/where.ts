@@ -1,16 +1,17 @@
 /**
  * Benchmark of the list filter `where` at a million entries (issue 5; figures in docs/filtering.md).
  *
- *   npx tsx bench/where.ts [--reseed] [--rows=1000000] [--iterations=60] [--only=name,name] [--no-plans]
+ *   npx tsx bench/where.ts [--reseed] [--rows=1000000] [--iterations=60] [--only=name,name] [--no-plans] [--two-pass]
  *
  * Uses DATABASE_URL, or creates/reuses the database `cms_bench_where` on the local server
  * (TEST_PG_SERVER or postgresql://postgres@127.0.0.1:5432). Seeding is set-based SQL
  * (generate_series) and is skipped when the database already holds the seeded rows.
  *
  * Each scenario runs what GET /api/posts?where...&sort=created_at:desc&paginate=25 runs: compileWhere
- * (including its lookups), then the page query (ORDER BY + LIMIT 25) and the COUNT for `total`
- * side by side, as src/content/list.ts does. It reports p50/p95 of that whole step and prints
- * EXPLAIN ANALYZE of both statements.
+ * (including its lookups), then selectPage of src/content/list.ts (for this order: one statement that
+ * sorts the matches and counts them for `total`). It reports p50/p95 of that whole step and prints
+ * EXPLAIN ANALYZE of the statements. `--two-pass` runs the page query and a separate COUNT side by
+ * side instead (how lists ran before), for a comparison in the same minute.
  */
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -21,6 +22,7 @@ import { compileWhere } from '../src/filtering/index.ts';
 import { ensureFieldIndexes, publishedReadCondition } from '../src/filtering/field-indexes.ts';
 import { compileSort } from '../src/content/sort.ts';
 import { ENTRY_COLUMNS } from '../src/content/rows.ts';
+import { countStatement, isIndexOrder, onePassPageStatement, selectPage } from '../src/content/list.ts';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -83,6 +85,8 @@ export interface WhereBenchOptions {
   only?: string[];
   plans: boolean;
   reseed?: boolean;
+  /** Page query and COUNT as two statements side by side (the shape before selectPage's one pass). */
+  twoPass?: boolean;
   log?: (line: string) => void;
 }
 
@@ -199,6 +203,7 @@ async function main(): Promise<void> {
     only: args.get('only')?.split(','),
     plans: !args.has('no-plans'),
     reseed: args.has('reseed'),
+    twoPass: args.has('two-pass'),
   });
   console.log('\n| scenario | what | total | p50 ms | p95 ms |\n|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${r.note} | ${r.total} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`);
@@ -240,18 +245,24 @@ async function listSql(db: Database, collection: CollectionSchema, projectId: nu
   const cond = Prisma.join(conds, ' AND ');
   const order = compileSort(SORT, collection, column);
   return {
+    where: cond,
+    order,
     page: Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${cond} ORDER BY ${order} LIMIT ${PAGE} OFFSET 0`,
-    count: Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${cond}`,
+    count: countStatement(cond),
   };
 }
 
 async function runScenario(db: Database, posts: CollectionSchema, projectId: number, s: Scenario, o: WhereBenchOptions, log: (line: string) => void) {
   const once = async () => {
     const q = await listSql(db, posts, projectId, s.where);
-    const [rows, [{ total }]] = await Promise.all([
-      db.prisma.$queryRaw<unknown[]>(q.page),
-      db.prisma.$queryRaw<Array<{ total: number }>>(q.count),
-    ]);
+    if (o.twoPass) {
+      const [rows, [{ total }]] = await Promise.all([
+        db.prisma.$queryRaw<unknown[]>(q.page),
+        db.prisma.$queryRaw<Array<{ total: number }>>(q.count),
+      ]);
+      return { rows: rows.length, total };
+    }
+    const { rows, total } = await selectPage(db.prisma, q.where, q.order, PAGE, 0);
     return { rows: rows.length, total };
   };
   let last = { rows: 0, total: 0 };
@@ -269,7 +280,9 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
   log(`rows=${last.rows} total=${last.total} p50=${p50.toFixed(1)} ms p95=${p95.toFixed(1)} ms`);
   if (o.plans) {
     const q = await listSql(db, posts, projectId, s.where);
-    for (const [label, stmt] of [['page', q.page], ['count', q.count]] as const) {
+    const statements: Array<[string, Prisma.Sql]> =
+      o.twoPass || isIndexOrder(q.order) ? [['page', q.page], ['count', q.count]] : [['page + count', onePassPageStatement(q.where, q.order, PAGE, 0)]];
+    for (const [label, stmt] of statements) {
       const plan = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${stmt}`);
       log(`--- plan (${label})`);
       for (const line of plan) log(`  ${line['QUERY PLAN']}`);

@@ -1,4 +1,4 @@
-import { Prisma } from '../db/client.ts';
+import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import { collectionForRequest } from './schemas.ts';
@@ -8,7 +8,8 @@ import { selectEntries } from './rows.ts';
 import { compileSort } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
-import type { EntryResource, ReadState } from './types.ts';
+import type { EntryResource, EntryRow, ReadState } from './types.ts';
+import { ENTRY_COLUMNS } from './rows.ts';
 
 /** Rows a list without `paginate` returns at most (with or without `limit`). */
 export const MAX_LIST_ROWS = 1000;
@@ -94,10 +95,7 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
   if (query.paginate !== undefined) {
     const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
     const page = query.page ?? 1;
-    const [rows, [{ total }]] = await Promise.all([
-      selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`),
-      ctx.db.$queryRaw<Array<{ total: number }>>(Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${where}`),
-    ]);
+    const { rows, total } = await selectPage(ctx.db, where, order, perPage, (page - 1) * perPage);
     return { kind: 'page', data: await serializeEntries(ctx, collection, rows, readOpts), total, page, perPage };
   }
 
@@ -105,4 +103,47 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
   const offset = query.limit !== undefined ? (query.offset ?? 0) : 0;
   const rows = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
   return { kind: 'array', data: await serializeEntries(ctx, collection, rows, readOpts) };
+}
+
+/** The COUNT behind a page's `total`. */
+export const countStatement = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${where}`;
+
+/**
+ * Whether `order` is the list indexes' own (id ascending, what compileSort gives without a sort):
+ * the page query then walks an index and stops after the page. Any other order has no index, so the
+ * page query reads and sorts every match.
+ */
+export const isIndexOrder = (order: Prisma.Sql): boolean => order.values.length === 0 && /^e\.id ASC( NULLS LAST)?$/.test(order.sql.trim());
+
+/**
+ * The page and its total in one pass over the matches: the inner query counts every match
+ * (count(*) OVER ()) while keeping only the ids of the page (a top-N sort over narrow rows), then the
+ * page's rows are read by primary key. A page past the end has no row to carry the total.
+ */
+export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number): Prisma.Sql => Prisma.sql`
+  SELECT ${ENTRY_COLUMNS}, p.total FROM (
+    SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+  ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
+
+/**
+ * One page of a paginated list and the number of all matches. With an indexed order the page is an
+ * index walk and the COUNT runs beside it. Otherwise the page query must visit every match to sort
+ * them, and so must the COUNT: both are done in one pass (onePassPageStatement), which halves the
+ * heap visits of a filter matching many scattered rows (a 1 % filter at a million entries: 10,000
+ * heap pages per pass, the bulk of its time) and gives page and total from one snapshot.
+ */
+export async function selectPage(db: Tx, where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number): Promise<{ rows: EntryRow[]; total: number }> {
+  if (isIndexOrder(order)) {
+    const [rows, [{ total }]] = await Promise.all([
+      selectEntries(db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
+      db.$queryRaw<Array<{ total: number }>>(countStatement(where)),
+    ]);
+    return { rows, total };
+  }
+  const found = await db.$queryRaw<Array<EntryRow & { total: number }>>(onePassPageStatement(where, order, limit, offset));
+  if (found.length === 0) {
+    const total = offset === 0 ? 0 : (await db.$queryRaw<Array<{ total: number }>>(countStatement(where)))[0].total;
+    return { rows: [], total };
+  }
+  return { rows: found.map(({ total: _total, ...row }) => row), total: found[0].total };
 }
