@@ -64,6 +64,7 @@ const envSchema = z.object({
   SEED_DEMO: bool(true),
   BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
   UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),
+  READ_CACHE_MB: int(64, 0, 65_536),
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),

@@ -20,6 +20,11 @@ export interface Ctx {
   services: Services;
   db: PrismaClient;
   project: Project;
+  /**
+   * The project's content generation as authentication read it (a bigint as text): any committed
+   * change of the project's content moves it. Keys cached reads; absent for system actors.
+   */
+  contentGeneration?: string;
   actor: Actor;
   source: EventSource;
   log: Logger;

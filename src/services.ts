@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { Redis } from 'ioredis';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
+import { ReadCache } from './http/read-cache.ts';
 import { createWebhookRuntime, type WebhookRuntime } from './webhooks/runtime.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface Services {
   /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
   redis?: Redis;
   rateLimiter: RateLimiter;
+  /** Published REST reads keyed by content generation (src/http/read-cache.ts); absent when READ_CACHE_MB=0. */
+  readCache?: ReadCache;
   /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
   webhooks: WebhookRuntime;
   /** Closes everything this process opened, in reverse order. */
@@ -43,6 +46,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     database,
     redis,
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
+    readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     webhooks: createWebhookRuntime({ config, database, log }),
     onClose: [],
     async close() {

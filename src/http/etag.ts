@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RestInput, RestResult } from '../rest/route.ts';
+import type { Ctx } from '../context.ts';
+import type { CachedRead } from './read-cache.ts';
 
 /**
  * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only
@@ -27,7 +29,7 @@ function stamps(value: unknown, out: string[]): void {
 }
 
 /** The canonical form of a query: keys sorted at every level, so `?a=1&b=2` and `?b=2&a=1` share a tag. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     return `{${Object.keys(value)
@@ -38,10 +40,10 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-export function publishedEtag(body: unknown, query: Record<string, unknown>): string {
+export function publishedEtag(body: unknown, query: Record<string, unknown>, json = JSON.stringify(body)): string {
   const ids: string[] = [];
   stamps(body, ids);
-  const hash = createHash('sha1').update(TAG_VERSION).update('\n').update(ids.join(',')).update('\n').update(canonical(query)).update('\n').update(JSON.stringify(body)).digest('base64url');
+  const hash = createHash('sha1').update(TAG_VERSION).update('\n').update(ids.join(',')).update('\n').update(canonical(query)).update('\n').update(json).digest('base64url');
   return `W/"${hash}"`;
 }
 
@@ -59,11 +61,10 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
  * proxies revalidate every time), or 304 without a body when the client already holds it.
  */
-export function conditionalReply(input: Pick<RestInput, 'headers' | 'query'>, body: unknown): RestResult {
-  const etag = publishedEtag(body, input.query);
-  const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
-  if (matchesIfNoneMatch(input.headers['if-none-match'], etag)) return { status: 304, headers };
-  return { status: 200, headers, body };
+function conditional(input: Pick<RestInput, 'headers'>, read: CachedRead): RestResult {
+  const headers = { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
+  if (matchesIfNoneMatch(input.headers['if-none-match'], read.etag)) return { status: 304, headers };
+  return { status: 200, headers, json: read.json };
 }
 
 /** Whether a read serves published content (spec §4.3: `published` is the default, anything but `draft` is published). */
@@ -72,14 +73,25 @@ export const isPublishedRead = (query: Record<string, unknown>): boolean => {
   return state !== 'draft';
 };
 
-type Handler<C> = (ctx: C, input: RestInput) => Promise<RestResult>;
+type Handler = (ctx: Ctx, input: RestInput) => Promise<RestResult>;
 
-/** Wraps a read route: its published answers get an ETag and become 304 when the client holds them. */
-export function withPublishedEtag<C>(handler: Handler<C>): Handler<C> {
+/**
+ * Wraps a read route: its published answers get an ETag, become 304 when the client holds them,
+ * and are served from the read cache (src/http/read-cache.ts) while the project's content has not
+ * changed. `route` names the route in cache keys.
+ */
+export function withPublishedEtag(route: string, handler: Handler): Handler {
   return async (ctx, input) => {
+    if (!isPublishedRead(input.query)) return handler(ctx, input);
+    const cache = ctx.services.readCache;
+    const key = cache?.keyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
+    const hit = key ? cache!.get(key) : undefined;
+    if (hit) return conditional(input, hit);
     const result = await handler(ctx, input);
-    if ((result.status ?? 200) !== 200 || result.body === undefined || !isPublishedRead(input.query)) return result;
-    const conditional = conditionalReply(input, result.body);
-    return { ...conditional, headers: { ...result.headers, ...conditional.headers } };
+    if ((result.status ?? 200) !== 200 || result.body === undefined) return result;
+    const json = JSON.stringify(result.body);
+    const read: CachedRead = { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };
+    if (key) cache!.set(key, read);
+    return conditional(input, read);
   };
 }

@@ -103,6 +103,7 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
       if (reply.sent) return reply;
       if (result.headers) for (const [k, v] of Object.entries(result.headers)) void reply.header(k, v);
       void reply.status(result.status ?? 200);
+      if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);
       return result.body === undefined ? reply.send() : reply.send(result.body);
     },
   });

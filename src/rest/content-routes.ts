@@ -46,7 +46,7 @@ export const contentRoutes = defineRoutes([
     summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
     query: listQuery,
-    handler: withPublishedEtag(async (ctx, input) => {
+    handler: withPublishedEtag('entries.list', async (ctx, input) => {
       const result = await listEntries(ctx, input.params.collection, parseListQuery(input.query));
       switch (result.kind) {
         case 'count':
@@ -79,7 +79,7 @@ export const contentRoutes = defineRoutes([
     summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
     tags: ['entries'],
     query: getQuery,
-    handler: withPublishedEtag(async (ctx, { params, query }) => ({
+    handler: withPublishedEtag('entries.get', async (ctx, { params, query }) => ({
       body: await getEntry(ctx, params.collection, params.uuid, {
         ...parseReadOptions(query),
         locale: firstString(query.locale),

@@ -20,6 +20,8 @@ export interface RestInput {
 export interface RestResult {
   status?: number;
   body?: unknown;
+  /** A body already serialised to JSON (cached reads); sent as is instead of `body`. */
+  json?: string;
   headers?: Record<string, string>;
 }
 

@@ -46,7 +46,7 @@ async function catalog(db: Database): Promise<Record<string, string[]>> {
     constraints: await lines(`
       SELECT cl.relname || '.' || co.conname || ' ' || co.contype::text || ' ' || pg_get_constraintdef(co.oid) AS line
       FROM pg_constraint co JOIN pg_class cl ON cl.oid = co.conrelid JOIN pg_namespace n ON n.oid = co.connamespace
-      WHERE n.nspname = 'public' AND cl.relname <> '_prisma_migrations'`),
+      WHERE n.nspname = 'public' AND cl.relname <> '_prisma_migrations' AND co.conname NOT LIKE '%\\_x'`),
     enums: await lines(`
       SELECT t.typname || ': ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace

@@ -9,6 +9,7 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/Project.ts'
+export type * from './models/ContentGeneration.ts'
 export type * from './models/ApiToken.ts'
 export type * from './models/Collection.ts'
 export type * from './models/Field.ts'

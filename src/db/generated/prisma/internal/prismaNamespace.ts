@@ -398,6 +398,7 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 export const ModelName = {
   Project: 'Project',
+  ContentGeneration: 'ContentGeneration',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -425,7 +426,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog"
+    modelProps: "project" | "contentGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -500,6 +501,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.ProjectCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.ProjectCountAggregateOutputType> | number
+        }
+      }
+    }
+    ContentGeneration: {
+      payload: Prisma.$ContentGenerationPayload<ExtArgs>
+      fields: Prisma.ContentGenerationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ContentGenerationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ContentGenerationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        findFirst: {
+          args: Prisma.ContentGenerationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ContentGenerationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        findMany: {
+          args: Prisma.ContentGenerationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>[]
+        }
+        create: {
+          args: Prisma.ContentGenerationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        createMany: {
+          args: Prisma.ContentGenerationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ContentGenerationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>[]
+        }
+        delete: {
+          args: Prisma.ContentGenerationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        update: {
+          args: Prisma.ContentGenerationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        deleteMany: {
+          args: Prisma.ContentGenerationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ContentGenerationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ContentGenerationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>[]
+        }
+        upsert: {
+          args: Prisma.ContentGenerationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentGenerationPayload>
+        }
+        aggregate: {
+          args: Prisma.ContentGenerationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateContentGeneration>
+        }
+        groupBy: {
+          args: Prisma.ContentGenerationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentGenerationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ContentGenerationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentGenerationCountAggregateOutputType> | number
         }
       }
     }
@@ -1446,6 +1521,14 @@ export const ProjectScalarFieldEnum = {
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
 
 
+export const ContentGenerationScalarFieldEnum = {
+  projectId: 'projectId',
+  generation: 'generation'
+} as const
+
+export type ContentGenerationScalarFieldEnum = (typeof ContentGenerationScalarFieldEnum)[keyof typeof ContentGenerationScalarFieldEnum]
+
+
 export const ApiTokenScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -1756,6 +1839,20 @@ export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
 
 
 /**
+ * Reference to a field of type 'BigInt'
+ */
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt[]'
+ */
+export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
+    
+
+
+/**
  * Reference to a field of type 'Boolean'
  */
 export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
@@ -1787,20 +1884,6 @@ export type EnumEntryStateFieldRefInput<$PrismaModel> = FieldRefInputType<$Prism
  * Reference to a field of type 'EntryState[]'
  */
 export type ListEnumEntryStateFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'EntryState[]'>
-    
-
-
-/**
- * Reference to a field of type 'BigInt'
- */
-export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
-    
-
-
-/**
- * Reference to a field of type 'BigInt[]'
- */
-export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
     
 
 
@@ -1969,6 +2052,7 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
+  contentGeneration?: Prisma.ContentGenerationOmit
   apiToken?: Prisma.ApiTokenOmit
   collection?: Prisma.CollectionOmit
   field?: Prisma.FieldOmit

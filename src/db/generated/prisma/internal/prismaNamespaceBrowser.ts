@@ -52,6 +52,7 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   Project: 'Project',
+  ContentGeneration: 'ContentGeneration',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -96,6 +97,14 @@ export const ProjectScalarFieldEnum = {
 } as const
 
 export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const ContentGenerationScalarFieldEnum = {
+  projectId: 'projectId',
+  generation: 'generation'
+} as const
+
+export type ContentGenerationScalarFieldEnum = (typeof ContentGenerationScalarFieldEnum)[keyof typeof ContentGenerationScalarFieldEnum]
 
 
 export const ApiTokenScalarFieldEnum = {

@@ -262,6 +262,7 @@ export type ProjectWhereInput = {
   assets?: Prisma.AssetListRelationFilter
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
+  contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -281,6 +282,7 @@ export type ProjectOrderByWithRelationInput = {
   assets?: Prisma.AssetOrderByRelationAggregateInput
   webhooks?: Prisma.WebhookOrderByRelationAggregateInput
   translationGroups?: Prisma.TranslationGroupOrderByRelationAggregateInput
+  contentGeneration?: Prisma.ContentGenerationOrderByWithRelationInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -303,6 +305,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   assets?: Prisma.AssetListRelationFilter
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
+  contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -355,6 +358,7 @@ export type ProjectCreateInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -374,6 +378,7 @@ export type ProjectUncheckedCreateInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -392,6 +397,7 @@ export type ProjectUpdateInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -411,6 +417,7 @@ export type ProjectUncheckedUpdateInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -544,6 +551,20 @@ export type DateTimeFieldUpdateOperationsInput = {
   set?: Date | string
 }
 
+export type ProjectCreateNestedOneWithoutContentGenerationInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutContentGenerationInput, Prisma.ProjectUncheckedCreateWithoutContentGenerationInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutContentGenerationInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutContentGenerationNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutContentGenerationInput, Prisma.ProjectUncheckedCreateWithoutContentGenerationInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutContentGenerationInput
+  upsert?: Prisma.ProjectUpsertWithoutContentGenerationInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutContentGenerationInput, Prisma.ProjectUpdateWithoutContentGenerationInput>, Prisma.ProjectUncheckedUpdateWithoutContentGenerationInput>
+}
+
 export type ProjectCreateNestedOneWithoutTokensInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutTokensInput, Prisma.ProjectUncheckedCreateWithoutTokensInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTokensInput
@@ -628,6 +649,96 @@ export type ProjectUpdateOneRequiredWithoutWebhooksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutWebhooksInput, Prisma.ProjectUpdateWithoutWebhooksInput>, Prisma.ProjectUncheckedUpdateWithoutWebhooksInput>
 }
 
+export type ProjectCreateWithoutContentGenerationInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutContentGenerationInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutContentGenerationInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutContentGenerationInput, Prisma.ProjectUncheckedCreateWithoutContentGenerationInput>
+}
+
+export type ProjectUpsertWithoutContentGenerationInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutContentGenerationInput, Prisma.ProjectUncheckedUpdateWithoutContentGenerationInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutContentGenerationInput, Prisma.ProjectUncheckedCreateWithoutContentGenerationInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutContentGenerationInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutContentGenerationInput, Prisma.ProjectUncheckedUpdateWithoutContentGenerationInput>
+}
+
+export type ProjectUpdateWithoutContentGenerationInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+}
+
 export type ProjectCreateWithoutTokensInput = {
   uuid?: string
   name: string
@@ -643,6 +754,7 @@ export type ProjectCreateWithoutTokensInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -661,6 +773,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -694,6 +807,7 @@ export type ProjectUpdateWithoutTokensInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -712,6 +826,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -729,6 +844,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -747,6 +863,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -780,6 +897,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -798,6 +916,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -815,6 +934,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -833,6 +953,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -866,6 +987,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -884,6 +1006,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -901,6 +1024,7 @@ export type ProjectCreateWithoutEntriesInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -919,6 +1043,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -952,6 +1077,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -970,6 +1096,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -987,6 +1114,7 @@ export type ProjectCreateWithoutAssetsInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1005,6 +1133,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1038,6 +1167,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1056,6 +1186,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1073,6 +1204,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1091,6 +1223,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1124,6 +1257,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1142,6 +1276,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 
@@ -1237,6 +1372,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   assets?: boolean | Prisma.Project$assetsArgs<ExtArgs>
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
+  contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1287,6 +1423,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   assets?: boolean | Prisma.Project$assetsArgs<ExtArgs>
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
+  contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1301,6 +1438,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     assets: Prisma.$AssetPayload<ExtArgs>[]
     webhooks: Prisma.$WebhookPayload<ExtArgs>[]
     translationGroups: Prisma.$TranslationGroupPayload<ExtArgs>[]
+    contentGeneration: Prisma.$ContentGenerationPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1716,6 +1854,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   assets<T extends Prisma.Project$assetsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$assetsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhooks<T extends Prisma.Project$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   translationGroups<T extends Prisma.Project$translationGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$translationGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TranslationGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  contentGeneration<T extends Prisma.Project$contentGenerationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$contentGenerationArgs<ExtArgs>>): Prisma.Prisma__ContentGenerationClient<runtime.Types.Result.GetResult<Prisma.$ContentGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2289,6 +2428,25 @@ export type Project$translationGroupsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.TranslationGroupScalarFieldEnum | Prisma.TranslationGroupScalarFieldEnum[]
+}
+
+/**
+ * Project.contentGeneration
+ */
+export type Project$contentGenerationArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ContentGeneration
+   */
+  select?: Prisma.ContentGenerationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ContentGeneration
+   */
+  omit?: Prisma.ContentGenerationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ContentGenerationInclude<ExtArgs> | null
+  where?: Prisma.ContentGenerationWhereInput
 }
 
 /**
