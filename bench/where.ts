@@ -8,8 +8,8 @@
  * (generate_series) and is skipped when the database already holds the seeded rows.
  *
  * Each scenario runs what GET /api/posts?where...&sort=created_at:desc&paginate=25 runs: compileWhere
- * (including its lookups), then selectPage of src/content/list.ts (for this order: one statement that
- * sorts the matches and counts them for `total`). It reports p50/p95 of that whole step and prints
+ * (including its lookups), then selectPage of src/content/list.ts (with a filter and this order: one
+ * statement that sorts the matches and counts them for `total`). It reports p50/p95 of that whole step and prints
  * EXPLAIN ANALYZE of the statements. `--two-pass` runs the page query and a separate COUNT side by
  * side instead (how lists ran before), for a comparison in the same minute.
  */
@@ -20,9 +20,9 @@ import { migrate } from '../src/db/migrate.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
 import { compileWhere } from '../src/filtering/index.ts';
 import { ensureFieldIndexes, publishedReadCondition } from '../src/filtering/field-indexes.ts';
-import { compileSort } from '../src/content/sort.ts';
+import { compileSort, sortHasIndexOrder } from '../src/content/sort.ts';
 import { ENTRY_COLUMNS } from '../src/content/rows.ts';
-import { countStatement, isIndexOrder, onePassPageStatement, selectPage } from '../src/content/list.ts';
+import { countStatement, onePassPageStatement, selectPage } from '../src/content/list.ts';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -251,6 +251,8 @@ async function listSql(db: Database, collection: CollectionSchema, projectId: nu
   return {
     where: cond,
     order,
+    // As src/content/list.ts decides it.
+    onePass: filter !== null && !sortHasIndexOrder(SORT, collection),
     page: Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${cond} ORDER BY ${order} LIMIT ${PAGE} OFFSET 0`,
     count: countStatement(cond),
   };
@@ -266,7 +268,7 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
       ]);
       return { rows: rows.length, total };
     }
-    const { rows, total } = await selectPage(db.prisma, q.where, q.order, PAGE, 0);
+    const { rows, total } = await selectPage(db.prisma, q.where, q.order, { limit: PAGE, offset: 0, onePass: q.onePass });
     return { rows: rows.length, total };
   };
   let last = { rows: 0, total: 0 };
@@ -285,7 +287,7 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
   if (o.plans) {
     const q = await listSql(db, posts, projectId, s.where);
     const statements: Array<[string, Prisma.Sql]> =
-      o.twoPass || isIndexOrder(q.order) ? [['page', q.page], ['count', q.count]] : [['page + count', onePassPageStatement(q.where, q.order, PAGE, 0)]];
+      o.twoPass || !q.onePass ? [['page', q.page], ['count', q.count]] : [['page + count', onePassPageStatement(q.where, q.order, PAGE, 0)]];
     for (const [label, stmt] of statements) {
       const plan = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${stmt}`);
       log(`--- plan (${label})`);

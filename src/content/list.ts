@@ -5,7 +5,7 @@ import { collectionForRequest } from './schemas.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { selectEntries } from './rows.ts';
-import { compileSort } from './sort.ts';
+import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
 import type { EntryResource, EntryRow, ReadState } from './types.ts';
@@ -61,8 +61,8 @@ export function parseListQuery(q: Record<string, unknown>): ListQuery {
 
 /**
  * Lists entries of a collection. One SQL statement selects the page of rows (filters, sort and paging in
- * the database; served by the (collection_id, locale, state, id) index), one more counts when paginating,
- * then the page is serialized with batched loads. Singletons return their one entry for the locale
+ * the database; served by the (collection_id, locale, state, id) index), one more counts when paginating
+ * (or the same one counts too: selectPage), then the page is serialized with batched loads. Singletons return their one entry for the locale
  * (default locale when omitted) and ignore paging, count and first.
  */
 export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult> {
@@ -95,7 +95,8 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
   if (query.paginate !== undefined) {
     const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
     const page = query.page ?? 1;
-    const { rows, total } = await selectPage(ctx.db, where, order, perPage, (page - 1) * perPage);
+    const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
+    const { rows, total } = await selectPage(ctx.db, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass });
     return { kind: 'page', data: await serializeEntries(ctx, collection, rows, readOpts), total, page, perPage };
   }
 
@@ -109,13 +110,6 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
 export const countStatement = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${where}`;
 
 /**
- * Whether `order` is the list indexes' own (id ascending, what compileSort gives without a sort):
- * the page query then walks an index and stops after the page. Any other order has no index, so the
- * page query reads and sorts every match.
- */
-export const isIndexOrder = (order: Prisma.Sql): boolean => order.values.length === 0 && /^e\.id ASC( NULLS LAST)?$/.test(order.sql.trim());
-
-/**
  * The page and its total in one pass over the matches: the inner query counts every match
  * (count(*) OVER ()) while keeping only the ids of the page (a top-N sort over narrow rows), then the
  * page's rows are read by primary key. A page past the end has no row to carry the total.
@@ -126,14 +120,23 @@ export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit
   ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
 
 /**
- * One page of a paginated list and the number of all matches. With an indexed order the page is an
- * index walk and the COUNT runs beside it. Otherwise the page query must visit every match to sort
- * them, and so must the COUNT: both are done in one pass (onePassPageStatement), which halves the
- * heap visits of a filter matching many scattered rows (a 1 % filter at a million entries: 10,000
- * heap pages per pass, the bulk of its time) and gives page and total from one snapshot.
+ * One page of a paginated list and the number of all its matches, as two statements side by side or,
+ * with `onePass`, as one (onePassPageStatement). One pass pays when a filter is given and no index
+ * yields the order (sortHasIndexOrder): the page query then reads and sorts every match, and the COUNT
+ * reads every match again (a filter's expression cannot be answered from an index alone), so one pass
+ * halves the heap visits: a 1 % filter at a million entries is 10,000 scattered heap pages per pass,
+ * most of its time. Otherwise two statements are better: an indexed order lets the page stop after its
+ * rows, and without a filter the COUNT is an index-only scan and the page a parallel scan, while the
+ * one-pass window is single-threaded and keeps every match in memory (spilling past work_mem).
  */
-export async function selectPage(db: Tx, where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number): Promise<{ rows: EntryRow[]; total: number }> {
-  if (isIndexOrder(order)) {
+export async function selectPage(
+  db: Tx,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  opts: { limit: number; offset: number; onePass: boolean },
+): Promise<{ rows: EntryRow[]; total: number }> {
+  const { limit, offset } = opts;
+  if (!opts.onePass) {
     const [rows, [{ total }]] = await Promise.all([
       selectEntries(db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
       db.$queryRaw<Array<{ total: number }>>(countStatement(where)),

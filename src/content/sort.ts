@@ -2,6 +2,7 @@ import { Prisma } from '../db/client.ts';
 import { ErrorBag } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { isRepeatableScalar } from './values/index.ts';
+import { fieldIndexKind } from '../filtering/field-indexes.ts';
 
 const CORE: Record<string, string> = { id: 'e.id', created_at: 'e.created_at', updated_at: 'e.updated_at', published_at: 'e.published_at' };
 const TEXT_TYPES = new Set(['text', 'longtext', 'slug', 'email', 'enumeration', 'color', 'date', 'time']);
@@ -56,4 +57,24 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
   bag.throwIfAny();
   if (!hasId) parts.push(Prisma.sql`e.id ASC`);
   return Prisma.join(parts, ', ');
+}
+
+/**
+ * Whether an index hands out rows in the order of the sort's leading key, so that a page (ORDER BY ..
+ * LIMIT) can stop after its rows instead of sorting every match: the primary key for `id` ascending
+ * (also the order without a sort), and a field's btree index (src/filtering/field-indexes.ts: number
+ * and single date fields) for that field ascending. Descending orders are DESC NULLS LAST, which is not
+ * a backward walk of an ASC NULLS LAST index; timestamps and text fields have no ordered index.
+ * Call with a sort compileSort accepted.
+ */
+export function sortHasIndexOrder(sort: unknown, collection: CollectionSchema): boolean {
+  const first = typeof sort === 'string' ? sort.split(',').map((s) => s.trim()).find(Boolean) : undefined;
+  if (first === undefined) return true;
+  const [name, dir = 'asc'] = first.split(':').map((s) => s.trim());
+  if (dir.toLowerCase() !== 'asc') return false;
+  if (name === 'id') return true;
+  if (CORE[name]) return false;
+  const field = collection.byName.get(name);
+  const kind = field ? fieldIndexKind(field) : null;
+  return kind === 'numeric' || kind === 'text';
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
+import { compileSort, sortHasIndexOrder } from '../../src/content/sort.ts';
 import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName, publishedReadCondition } from '../../src/filtering/field-indexes.ts';
 import { migrationsDir } from '../../src/db/migrate.ts';
 import { postsWorld } from './fixture.ts';
@@ -41,9 +42,10 @@ class Rollback extends Error {
  * whole collection through any partial index). The conditions are those of a list read of the
  * column's state (src/content/list.ts), which the index predicate must be implied by.
  */
-async function planWithOnly(index: string, where: unknown, column: 'data' | 'published_data' = 'data'): Promise<string> {
+async function planWithOnly(index: string, where: unknown, column: 'data' | 'published_data' = 'data', sort?: string): Promise<string> {
   const db = w.t.database.prisma;
-  const cond = await compileWhere(where, { db, projectId: w.project.id, collection: posts, column, alias: 'e' });
+  const cond = (await compileWhere(where, { db, projectId: w.project.id, collection: posts, column, alias: 'e' })) ?? Prisma.sql`TRUE`;
+  const page = sort === undefined ? Prisma.empty : Prisma.sql`ORDER BY ${compileSort(sort, posts, column)} LIMIT 25`;
   try {
     await db.$transaction(async (tx) => {
       const others = await tx.$queryRaw<Array<{ name: string }>>`
@@ -53,7 +55,7 @@ async function planWithOnly(index: string, where: unknown, column: 'data' | 'pub
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
       const read = column === 'published_data' ? Prisma.sql`AND ${publishedReadCondition('e')}` : Prisma.empty;
       const rows = await tx.$queryRaw<Array<{ 'QUERY PLAN': string }>>(
-        Prisma.sql`EXPLAIN SELECT e.id FROM entries e WHERE e.collection_id = ${posts.id} AND e.deleted_at IS NULL ${read} AND ${cond!}`,
+        Prisma.sql`EXPLAIN SELECT e.id FROM entries e WHERE e.collection_id = ${posts.id} AND e.deleted_at IS NULL ${read} AND ${cond} ${page}`,
       );
       throw new Rollback(rows.map((r) => r['QUERY PLAN']).join('\n'));
     });
@@ -122,6 +124,24 @@ describe('per-field filter indexes', () => {
     expect(await planWithOnly('entries_published_data_path_x', { views: '10' }, 'published_data')).toContain('Bitmap Index Scan on entries_published_data_path_x');
     // A compiled filter that cannot use the index gives a plan without it (the check above can fail).
     expect(await planWithOnly('entries_data_path_x', { views: { gt: '3' } })).not.toContain('entries_data_path_x');
+  });
+
+  // selectPage (src/content/list.ts) counts in the page query itself when no index yields the order.
+  it.each<[string | undefined, string, 'data' | 'published_data']>([
+    [undefined, 'entries_pkey', 'published_data'],
+    ['id:asc', 'entries_pkey', 'data'],
+    ['views:asc,title:desc', 'views', 'data'],
+    ['day', 'day', 'data'],
+    ['views:desc', 'views', 'published_data'],
+    ['id:desc', 'entries_pkey', 'data'],
+    ['title:asc', 'title', 'data'],
+    ['created_at:desc', 'entries_pkey', 'published_data'],
+  ])('sortHasIndexOrder(%s) tells whether an index yields the order', async (sort, on, column) => {
+    const index = on === 'entries_pkey' ? on : fieldIndexName(fieldId(on), column);
+    const plan = await planWithOnly(index, undefined, column, sort);
+    // A full Sort above the scan means every row is read first; an Incremental Sort rides the index.
+    const walks = !/^(\s*->)?\s*Sort {2}\(/m.test(plan.split('\n').slice(0, 3).join('\n'));
+    expect(walks, plan).toBe(sortHasIndexOrder(sort, posts));
   });
 
   it('the migration builds the same indexes for fields that already exist', async () => {

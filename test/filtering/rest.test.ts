@@ -89,9 +89,10 @@ describe('GET /api/{collection}?where', () => {
     expect(count.body).toEqual({ count: 2 });
   });
 
-  // A non-id order counts in the page query itself (selectPage in src/content/list.ts); the id order
-  // runs a separate COUNT. Both give the same pages and totals, including past the last page.
-  it.each(['views:desc', 'created_at:desc', 'id:asc', undefined])('pages and totals with sort=%s', async (sort) => {
+  // With a filter and an order no index yields, the page query counts too (selectPage in
+  // src/content/list.ts); otherwise a separate COUNT runs. Both give the same pages and totals,
+  // including past the last page.
+  it.each(['views:desc', 'created_at:desc', 'views:asc', 'id:asc', undefined])('pages and totals with sort=%s', async (sort) => {
     const page = async (n: number, where = 'where[views][gt]=5') => {
       const res = await list(`state=draft&${where}&paginate=2&page=${n}${sort ? `&sort=${sort}` : ''}`);
       expect(res.status).toBe(200);
