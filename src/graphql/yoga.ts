@@ -10,6 +10,7 @@ import { maskError } from './errors.ts';
 import { useQueryLimits } from './limits.ts';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
+import { useContentReadCache } from './read-cache.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -127,6 +128,7 @@ export async function mountGraphql(app: FastifyInstance, services: Services): Pr
     plugins: [
       useProjectSchema(cache, authFor),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
+      ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
     ],
     graphiql: {

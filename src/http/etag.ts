@@ -84,7 +84,7 @@ export function withPublishedEtag(route: string, handler: Handler): Handler {
   return async (ctx, input) => {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = ctx.services.readCache;
-    const key = cache?.keyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
+    const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
     const hit = key ? cache!.get(key) : undefined;
     if (hit) return conditional(input, hit);
     const result = await handler(ctx, input);

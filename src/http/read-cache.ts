@@ -19,34 +19,36 @@ export interface CachedRead {
  * answer computed from rows older than a concurrent commit is stored under the older generation,
  * which no later request asks for. Old generations simply age out of the LRU.
  */
-export class ReadCache {
-  private readonly entries: LRUCache<string, CachedRead>;
+export class ReadCache<V extends object = CachedRead> {
+  private readonly entries: LRUCache<string, V>;
   hits = 0;
   misses = 0;
 
-  constructor(maxBytes: number) {
-    this.entries = new LRUCache<string, CachedRead>({
-      maxSize: maxBytes,
-      // Strings are UTF-16 in memory; the key and object overhead are counted roughly.
-      sizeCalculation: (v, k) => 2 * (v.json.length + k.length) + 256,
-    });
+  /** `sizeOf` estimates a value's bytes; strings count twice (UTF-16), plus a rough overhead. */
+  constructor(maxBytes: number, sizeOf: (value: V) => number = (v) => 2 * (v as unknown as CachedRead).json.length) {
+    this.entries = new LRUCache<string, V>({ maxSize: maxBytes, sizeCalculation: (v, k) => sizeOf(v) + 2 * k.length + 256 });
   }
 
   /** The key of a read, or null when the request has no generation (system actors). */
-  keyFor(ctx: Ctx, route: string, path: string, query: Record<string, unknown>): string | null {
+  keyFor(ctx: Ctx, ...parts: string[]): string | null {
     if (ctx.contentGeneration === undefined) return null;
     const p = ctx.project;
-    return `${p.id}|${ctx.contentGeneration}|${p.schemaRevision}|${p.updatedAt.getTime()}|${route}|${path}|${canonical(query)}`;
+    return `${p.id}|${ctx.contentGeneration}|${p.schemaRevision}|${p.updatedAt.getTime()}|${parts.join('|')}`;
   }
 
-  get(key: string): CachedRead | undefined {
+  /** The key of a REST read: route name, request path and canonical query. */
+  restKeyFor(ctx: Ctx, route: string, path: string, query: Record<string, unknown>): string | null {
+    return this.keyFor(ctx, route, path, canonical(query));
+  }
+
+  get(key: string): V | undefined {
     const hit = this.entries.get(key);
     if (hit) this.hits++;
     else this.misses++;
     return hit;
   }
 
-  set(key: string, value: CachedRead): void {
+  set(key: string, value: V): void {
     this.entries.set(key, value);
   }
 

@@ -143,3 +143,66 @@ describe('published read cache switched off', () => {
     }
   });
 });
+
+describe('GraphQL content-read cache (PostgreSQL)', () => {
+  let t: TestApp;
+  let p: TestProject;
+  let post: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    p = await t.project({ name: 'GraphQL cache' });
+    await t.request({ method: 'POST', url: '/api/collections', headers: p.headers, body: { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] } });
+    post = (await t.request({ method: 'POST', url: '/api/posts', headers: p.headers, body: { state: 'published', data: { title: 'One' } } })).body.uuid;
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const GET = 'query($uuid: ID!) { post(uuid: $uuid) { uuid title versions { nodes { versionNumber label } } } }';
+  const titleOf = async (headers = p.headers) => (await t.graphql(GET, { uuid: post }, headers)).body;
+
+  it('serves a repeated typed read from the cache and moves on with every committed change', async () => {
+    const first = await titleOf();
+    expect(first.errors).toBeUndefined();
+    expect(first.data.post.title).toBe('One');
+    expect(await titleOf()).toEqual(first);
+
+    // Counting statements proves the second answer came from memory: only authentication ran.
+    const proto = (await import('pg')).default.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    let statements = 0;
+    proto.query = function (this: unknown, ...a: unknown[]) {
+      statements++;
+      return original.apply(this, a);
+    };
+    try {
+      await titleOf();
+    } finally {
+      proto.query = original;
+    }
+    expect(statements).toBe(1);
+
+    await t.request({ method: 'PATCH', url: `/api/posts/${post}`, headers: p.headers, body: { data: { title: 'Two' } } });
+    await t.request({ method: 'POST', url: `/api/posts/${post}/publish`, headers: p.headers });
+    expect((await titleOf()).data.post.title).toBe('Two');
+
+    // A version label touches only entry_versions: the trigger there moves the generation too.
+    const label = await t.request({ method: 'PATCH', url: `/api/posts/${post}/versions/2`, headers: p.headers, body: { label: 'launch' } });
+    expect(label.status).toBe(200);
+    expect((await titleOf()).data.post.versions.nodes).toContainEqual({ versionNumber: 2, label: 'launch' });
+  });
+
+  it('checks the read ability on every request, hit or not', async () => {
+    await titleOf();
+    const noRead = await p.tokenWith(['create']);
+    const res = await titleOf(noRead);
+    expect(res.data?.post ?? null).toBeNull();
+    expect(res.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('does not cache mutations or results with errors', async () => {
+    const missing = await t.graphql(GET, { uuid: '00000000-0000-4000-8000-000000000000' }, p.headers);
+    expect(missing.body.errors).toBeDefined();
+    await t.request({ method: 'POST', url: '/api/posts', headers: p.headers, body: { state: 'published', data: { title: 'Late' } } });
+    const list = await t.graphql('{ posts { data { title } pageInfo { total } } }', {}, p.headers);
+    expect(list.body.data.posts.pageInfo.total).toBe(2);
+  });
+});

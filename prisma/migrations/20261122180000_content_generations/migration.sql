@@ -1,5 +1,5 @@
 -- Content generations: a counter per project, bumped once at the commit of every transaction that
--- changes the project's entries, assets, collections, fields or translation groups. Authentication
+-- changes the project's entries, entry versions, assets, collections, fields or translation groups. Authentication
 -- reads it with the project row, and the published-read cache keys its answers by it, so a cached
 -- answer can never outlive a committed change (src/http/read-cache.ts).
 
@@ -26,10 +26,12 @@ BEGIN
   IF TG_OP = 'DELETE' THEN rec := OLD; ELSE rec := NEW; END IF;
   IF TG_TABLE_NAME = 'fields' THEN
     SELECT c.project_id INTO pid FROM collections c WHERE c.id = rec.collection_id;
+  ELSIF TG_TABLE_NAME = 'entry_versions' THEN
+    SELECT e.project_id INTO pid FROM entries e WHERE e.id = rec.entry_id;
   ELSE
     pid := rec.project_id;
   END IF;
-  -- A field of a collection deleted in the same transaction: the collection's own row bumps.
+  -- A field or version whose collection or entry this transaction deleted: that row's trigger bumps.
   IF pid IS NULL OR current_setting('cms.generation_bumped_' || pid, true) = '1' THEN
     RETURN NULL;
   END IF;
@@ -51,4 +53,6 @@ CREATE CONSTRAINT TRIGGER "collections_content_generation_x" AFTER INSERT OR UPD
 CREATE CONSTRAINT TRIGGER "fields_content_generation_x" AFTER INSERT OR UPDATE OR DELETE ON "fields"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "cms_bump_content_generation_x"();
 CREATE CONSTRAINT TRIGGER "translation_groups_content_generation_x" AFTER INSERT OR UPDATE OR DELETE ON "translation_groups"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "cms_bump_content_generation_x"();
+CREATE CONSTRAINT TRIGGER "entry_versions_content_generation_x" AFTER INSERT OR UPDATE OR DELETE ON "entry_versions"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "cms_bump_content_generation_x"();

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import type { AssetResource } from '../../content/types.ts';
 import { getAsset, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
 import { serializeAsset } from '../../assets/serialize.ts';
+import { CONTENT_READ } from '../read-cache.ts';
 
 /** The asset object of REST (facts §7). Uploads are REST-only (multipart). */
 export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
@@ -41,7 +42,7 @@ const AssetPageType = builder.objectRef<AssetPage>('AssetPage').implement({
 
 builder.queryFields((t) => ({
   assets: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetPageType,
     description: 'Assets, newest first. search matches filename, original name or MIME type; type is image, video, audio or document.',
     args: { search: t.arg.string(), type: t.arg.string(), page: t.arg.int(), perPage: t.arg.int() },
@@ -58,7 +59,7 @@ builder.queryFields((t) => ({
     },
   }),
   asset: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetType,
     description: 'One asset by UUID or numeric id.',
     args: { id: t.arg.string({ required: true }) },

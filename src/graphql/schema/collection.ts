@@ -16,6 +16,7 @@ import {
   type CollectionResource,
   type FieldResource,
 } from '../../collections/operations.ts';
+import { CONTENT_READ } from '../read-cache.ts';
 
 /** Collections and fields admin: the GraphQL twin of src/rest/collection-routes.ts (same operations). */
 
@@ -112,14 +113,14 @@ function fieldDoc(f: FieldInputShape): Record<string, unknown> {
 
 builder.queryFields((t) => ({
   collections: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: [CollectionType],
     description: 'Collections of the project in order, with their fields.',
     resolve: async (_root, _args, context) =>
       (await listCollections(await context.auth())).map((c) => serializeCollection(c, { withFields: true })),
   }),
   collection: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: CollectionType,
     args: { slug: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => serializeCollection(await getCollection(await context.auth(), args.slug), { withFields: true }),

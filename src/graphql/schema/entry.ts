@@ -6,6 +6,7 @@ import { linkTranslation } from '../../content/translations.ts';
 import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
 import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
+import { CONTENT_READ } from '../read-cache.ts';
 
 /**
  * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
@@ -72,7 +73,7 @@ const stateDescription = '`published` (default; invalid values also read publish
 
 builder.queryFields((t) => ({
   entries: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: EntryPageType,
     description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
     args: {
@@ -114,7 +115,7 @@ builder.queryFields((t) => ({
     },
   }),
   entry: t.field({
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...CONTENT_READ },
     type: EntryType,
     description: 'One entry by UUID. NOT_FOUND when it does not exist or, for published reads, was never published.',
     args: {

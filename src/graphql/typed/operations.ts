@@ -10,6 +10,7 @@ import type { TypeRefs } from './entry-types.ts';
 import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
 import { typedEntry, type TypedPage } from './model.ts';
+import { CONTENT_READ } from '../read-cache.ts';
 
 /**
  * The typed root fields of each collection. Every resolver is a thin adapter over the content and
@@ -34,7 +35,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `The ${label} entry for a locale (the default locale when omitted). 404 when there is none.`,
-          extensions: { ability: 'read' },
+          extensions: { ability: 'read', ...CONTENT_READ },
           args: { state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
@@ -67,6 +68,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           // The page's selection is paid once per entry it can hold.
           extensions: {
             ability: 'read',
+            ...CONTENT_READ,
             complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
           },
           resolve: async (_root, args, c) => {
@@ -99,7 +101,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
-          extensions: { ability: 'read' },
+          extensions: { ability: 'read', ...CONTENT_READ },
           args: { uuid: t.arg.id({ required: true }), state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();

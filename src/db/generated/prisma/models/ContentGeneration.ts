@@ -15,7 +15,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model ContentGeneration
  * A counter per project that a trigger bumps at the commit of every transaction that changes the
- * project's entries, assets, fields or collections (migration 20261122180000). Read together with
+ * project's entries, versions, assets, fields or collections (migration 20261122180000). Read together with
  * the project on every request, it keys the published-read response cache (src/http/read-cache.ts).
  */
 export type ContentGenerationModel = runtime.Types.Result.DefaultSelection<Prisma.$ContentGenerationPayload>

@@ -1,0 +1,64 @@
+import { Kind, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { holds } from '../auth/abilities.ts';
+import { ReadCache } from '../http/read-cache.ts';
+import type { GraphQLContext } from './builder.ts';
+
+/**
+ * Query fields whose answers depend only on the project's content (entries, their versions, assets,
+ * collections and fields) are marked `extensions: { contentRead: true }`. Those are exactly the rows
+ * the content generation covers (migration 20261122180000), so their results can be cached by it.
+ */
+export const CONTENT_READ = { contentRead: true } as const;
+
+function cacheableOperation(schema: GraphQLSchema, operation: OperationDefinitionNode | undefined): boolean {
+  if (!operation || operation.operation !== 'query') return false;
+  const fields = schema.getQueryType()?.getFields();
+  if (!fields) return false;
+  let any = false;
+  for (const selection of operation.selectionSet.selections) {
+    // Root fragments and directives could hide any field: not worth resolving here.
+    if (selection.kind !== Kind.FIELD || selection.directives?.length) return false;
+    if (selection.name.value === '__typename') continue;
+    if (fields[selection.name.value]?.extensions?.contentRead !== true) return false;
+    any = true;
+  }
+  return any;
+}
+
+const operationOf = (document: { definitions: readonly { kind: string }[] }, name: string | null | undefined) =>
+  document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!name || (d as OperationDefinitionNode).name?.value === name),
+  );
+
+/**
+ * Yoga plugin: results of content-read queries by (project, content generation, schema revision,
+ * query text, variables, operation name). A hit skips execution entirely; a result with errors is
+ * never stored. The token must still hold `read` for a hit: abilities are checked per request, not
+ * baked into the cached answer.
+ */
+export function useContentReadCache(maxBytes: number): Plugin<GraphQLContext> {
+  const cache = new ReadCache<ExecutionResult>(maxBytes, (r) => 2 * JSON.stringify(r).length);
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as GraphQLContext & { params?: { query?: string } };
+      const query = context.params?.query;
+      if (!query || !cacheableOperation(args.schema, operationOf(args.document, args.operationName))) return;
+      const ctx = await context.auth().catch(() => undefined);
+      if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return;
+      const key = cache.keyFor(ctx, 'graphql', args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), query);
+      if (!key) return;
+      const hit = cache.get(key);
+      if (hit) {
+        setResultAndStopExecution(hit);
+        return;
+      }
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result) return;
+          if (!result.errors?.length) cache.set(key, result);
+        },
+      };
+    },
+  };
+}
