@@ -115,13 +115,15 @@ describe('generic GraphQL entry API', () => {
       for (; made < n; made++) rows.push({ projectId: c.p.id, collectionId: stories.id, locale: 'en', data: { title: `P${made}`, author: people[rows.length].uuid } });
       await t.database.prisma.entry.createMany({ data: rows });
     };
-    const run = async () => {
-      const { result, queries } = await countQueries(() => t.graphql(LIST, { c: 'stories', perPage: 100, state: 'draft' }, c.p.headers));
+    const run = async (perPage = 100) => {
+      const { result, queries } = await countQueries(() => t.graphql(LIST, { c: 'stories', perPage, state: 'draft' }, c.p.headers));
       expect(result.body.errors).toBeUndefined();
       return { queries, rows: result.body.data.entries.data as Array<{ fields: { author: { fields: { name: string } } | null } }> };
     };
     await seed(10);
-    await run(); // warm caches that are per process, not per request
+    // Warm caches that are per process, not per request; other variables, so the next run is not
+    // answered by the content-read cache.
+    await run(99);
     const small = await run();
     await seed(100);
     const big = await run();
