@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, redactUrl, type BenchDatabase } from './lib/database.ts';
-import { freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
+import { benchServerEnv, freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { bulkCreate, checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, webhookThroughput, type Knobs } from './lib/http-scenarios.ts';
 import { bareHttpCeiling, rawSelectCeiling, yogaCeiling } from './ceilings.ts';
@@ -104,20 +104,7 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   const prefix = `cms_bench_${randomBytes(4).toString('hex')}`;
   log(`database ${redactUrl(bench.url)}${bench.owned ? ' (created for this run)' : ''}; redis ${redactUrl(redisUrl)} prefix ${prefix}`);
   const port = await freePort();
-  const env = {
-    DATABASE_URL: bench.url,
-    REDIS_URL: redisUrl,
-    WEBHOOK_QUEUE_PREFIX: prefix,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    WORKER_IN_PROCESS: 'false',
-    MIGRATE_ON_START: 'false',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
+  const env = benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port });
   const server = spawnTsx('server', 'src/main.ts', env);
   const worker = spawnTsx('worker', 'src/worker/main.ts', env);
   const rows: Row[] = [];

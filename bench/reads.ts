@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createBenchProject, openBenchDatabase } from './lib/database.ts';
-import { freePort, spawnChild, spawnTsx, waitHealthy } from './lib/processes.ts';
+import { benchServerEnv, freePort, spawnChild, spawnTsx, waitHealthy } from './lib/processes.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, type Knobs } from './lib/http-scenarios.ts';
 import { cleanRedis } from './lib/redis.ts';
@@ -24,18 +24,7 @@ const bench = await openBenchDatabase();
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `cms_bench_${randomBytes(4).toString('hex')}`;
 const port = await freePort();
-const env = {
-  DATABASE_URL: bench.url,
-  REDIS_URL: redisUrl,
-  WEBHOOK_QUEUE_PREFIX: prefix,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  WORKER_IN_PROCESS: 'false',
-  MIGRATE_ON_START: 'false',
-  SEED_DEMO: 'false',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_MINUTE: '10000000',
-};
+const env = benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port });
 const server = profileDir
   ? spawnChild('server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'src/main.ts'], env)
   : spawnTsx('server', 'src/main.ts', env);

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, redactUrl, type BenchDatabase } from './lib/database.ts';
-import { freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
+import { benchServerEnv, freePort, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, must, seedPosts, type Api } from './lib/seed.ts';
 import { WebhookReceiver } from './lib/receiver.ts';
 import { cleanRedis } from './lib/redis.ts';
@@ -117,20 +117,7 @@ export async function runSoak(args: Args): Promise<{ pass: boolean }> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `cms_soak_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
-  const env = {
-    DATABASE_URL: bench.url,
-    REDIS_URL: redisUrl,
-    WEBHOOK_QUEUE_PREFIX: prefix,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    WORKER_IN_PROCESS: 'false',
-    MIGRATE_ON_START: 'false',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
+  const env = benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port });
   log(`# soak: ${args.minutes} min${args.crash ? ', worker SIGKILLed halfway' : ''}; database ${redactUrl(bench.url)}; redis prefix ${prefix}`);
   const server = spawnTsx('server', 'src/main.ts', env);
   let worker: Child = spawnTsx('worker', 'src/worker/main.ts', env);

@@ -127,3 +127,25 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The environment the harness gives the server and worker it starts: its own database and queue
+ * prefix, the worker out of process, no demo seed, quiet logs, no rate limit in the way, and webhooks
+ * allowed to reach the harness's receiver on loopback.
+ */
+export function benchServerEnv(opts: { databaseUrl: string; redisUrl: string; prefix: string; port: number }): Record<string, string> {
+  return {
+    DATABASE_URL: opts.databaseUrl,
+    REDIS_URL: opts.redisUrl,
+    WEBHOOK_QUEUE_PREFIX: opts.prefix,
+    PORT: String(opts.port),
+    HOST: '127.0.0.1',
+    WORKER_IN_PROCESS: 'false',
+    MIGRATE_ON_START: 'false',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
