@@ -4,6 +4,7 @@ import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 import { buildServer } from './http/server.ts';
 import { demoBanner, seedDemo } from './seed/demo.ts';
+import { closeOnSignal } from './process-lifecycle.ts';
 
 /** Where a developer on this machine reaches the server (PUBLIC_URL wins when set). */
 function baseUrl(config: Config, address: string): string {
@@ -27,19 +28,10 @@ async function main(): Promise<void> {
   const services = await createServices(config, log);
   let app: FastifyInstance | undefined;
 
-  // Installed before anything is announced: a SIGTERM that arrives right after the "listening"
-  // line must still close the server and release the embedded database claim.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
+  closeOnSignal(log, 'server', async () => {
     await app?.close();
     await services.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 
   const seed = config.SEED_DEMO ? await seedDemo(services) : null;
   app = await buildServer(services);

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
+import { closeOnSignal } from '../process-lifecycle.ts';
 
 /**
  * `npm run worker`: a process that only delivers webhooks (outbox dispatcher, BullMQ worker or
@@ -20,19 +21,9 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.LOG_LEVEL, 'cms-worker');
   const services = await createServices(config, log);
+  closeOnSignal(log, 'webhook worker', () => services.close());
   await services.webhooks.start();
   log.info({ mode: services.webhooks.mode, database: services.database.kind }, 'webhook worker running');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'webhook worker shutting down');
-    await services.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((err) => {
