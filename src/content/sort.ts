@@ -5,6 +5,8 @@ import { isRepeatableScalar } from './values/index.ts';
 import { fieldIndexKind } from '../filtering/field-indexes.ts';
 
 const CORE: Record<string, string> = { id: 'e.id', created_at: 'e.created_at', updated_at: 'e.updated_at', published_at: 'e.published_at' };
+/** Columns that are never null: their order needs no NULLS clause, so `id DESC` can walk an index backwards. */
+const NOT_NULL = new Set(['id', 'created_at', 'updated_at']);
 const TEXT_TYPES = new Set(['text', 'longtext', 'slug', 'email', 'enumeration', 'color', 'date', 'time']);
 
 /**
@@ -30,7 +32,7 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
     const direction = Prisma.raw(dir === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
     if (CORE[name]) {
       if (name === 'id') hasId = true;
-      parts.push(Prisma.sql`${Prisma.raw(CORE[name])} ${direction}`);
+      parts.push(Prisma.sql`${Prisma.raw(CORE[name])} ${NOT_NULL.has(name) ? Prisma.raw(dir.toUpperCase()) : direction}`);
       continue;
     }
     const field = collection.byName.get(name);
@@ -63,16 +65,18 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
  * Whether an index hands out rows in the order of the sort's leading key, so that a page (ORDER BY ..
  * LIMIT) can stop after its rows instead of sorting every match: the primary key for `id` ascending
  * (also the order without a sort), and a field's btree index (src/filtering/field-indexes.ts: number
- * and single date fields) for that field ascending. Descending orders are DESC NULLS LAST, which is not
- * a backward walk of an ASC NULLS LAST index; timestamps and text fields have no ordered index.
+ * and single date fields) for that field ascending, and `id` either way. Other descending orders are
+ * DESC NULLS LAST, which is not a backward walk of an ASC NULLS LAST index; timestamps and text fields
+ * have no ordered index.
  * Call with a sort compileSort accepted.
  */
 export function sortHasIndexOrder(sort: unknown, collection: CollectionSchema): boolean {
   const first = typeof sort === 'string' ? sort.split(',').map((s) => s.trim()).find(Boolean) : undefined;
   if (first === undefined) return true;
   const [name, dir = 'asc'] = first.split(':').map((s) => s.trim());
-  if (dir.toLowerCase() !== 'asc') return false;
+  // The list indexes end in id, and id is never null: either direction is an index walk.
   if (name === 'id') return true;
+  if (dir.toLowerCase() !== 'asc') return false;
   if (CORE[name]) return false;
   const field = collection.byName.get(name);
   const kind = field ? fieldIndexKind(field) : null;
