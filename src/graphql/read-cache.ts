@@ -48,15 +48,15 @@ export function useContentReadCache(maxBytes: number): Plugin<GraphQLContext> {
       if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return;
       const key = cache.keyFor(ctx, 'graphql', args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), query);
       if (!key) return;
-      const hit = cache.get(key);
+      const hit = cache.get(key) ?? (await cache.waitFor(key));
       if (hit) {
         setResultAndStopExecution(hit);
         return;
       }
+      const done = cache.begin(key);
       return {
         onExecuteDone({ result }) {
-          if (Symbol.asyncIterator in result) return;
-          if (!result.errors?.length) cache.set(key, result);
+          done?.(Symbol.asyncIterator in result || result.errors?.length ? undefined : result);
         },
       };
     },

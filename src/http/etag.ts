@@ -61,8 +61,10 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
  * proxies revalidate every time), or 304 without a body when the client already holds it.
  */
-function conditional(input: Pick<RestInput, 'headers'>, read: CachedRead): RestResult {
-  const headers = { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
+function conditional(input: Pick<RestInput, 'headers'>, read: CachedRead, cache: 'HIT' | 'MISS' | null): RestResult {
+  const headers: Record<string, string> = { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
+  // Like a CDN's: tells operators (and the tests) whether the read cache answered.
+  if (cache) headers['X-Cache'] = cache;
   if (matchesIfNoneMatch(input.headers['if-none-match'], read.etag)) return { status: 304, headers };
   return { status: 200, headers, json: read.json };
 }
@@ -85,13 +87,29 @@ export function withPublishedEtag(route: string, handler: Handler): Handler {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = ctx.services.readCache;
     const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
-    const hit = key ? cache!.get(key) : undefined;
-    if (hit) return conditional(input, hit);
-    const result = await handler(ctx, input);
-    if ((result.status ?? 200) !== 200 || result.body === undefined) return result;
-    const json = JSON.stringify(result.body);
-    const read: CachedRead = { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };
-    if (key) cache!.set(key, read);
-    return conditional(input, read);
+    if (!cache || !key) return render(await handler(ctx, input), input, null);
+    const hit = cache.get(key) ?? (await cache.waitFor(key));
+    if (hit) return conditional(input, hit, 'HIT');
+    const done = cache.begin(key);
+    let read: CachedRead | undefined;
+    try {
+      const result = await handler(ctx, input);
+      read = cacheable(result, input);
+      return read ? conditional(input, read, 'MISS') : result;
+    } finally {
+      done?.(read);
+    }
   };
+}
+
+/** A 200 with a body, serialised once with its tag; anything else (404, 304 inputs...) passes as is. */
+function cacheable(result: RestResult, input: RestInput): CachedRead | undefined {
+  if ((result.status ?? 200) !== 200 || result.body === undefined) return undefined;
+  const json = JSON.stringify(result.body);
+  return { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };
+}
+
+function render(result: RestResult, input: RestInput, cache: 'HIT' | 'MISS' | null): RestResult {
+  const read = cacheable(result, input);
+  return read ? conditional(input, read, cache) : result;
 }

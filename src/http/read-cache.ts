@@ -19,8 +19,11 @@ export interface CachedRead {
  * answer computed from rows older than a concurrent commit is stored under the older generation,
  * which no later request asks for. Old generations simply age out of the LRU.
  */
+const LEADER_TIMEOUT_MS = 10_000;
+
 export class ReadCache<V extends object = CachedRead> {
   private readonly entries: LRUCache<string, V>;
+  private readonly inflight = new Map<string, Promise<V | undefined>>();
   hits = 0;
   misses = 0;
 
@@ -50,6 +53,37 @@ export class ReadCache<V extends object = CachedRead> {
 
   set(key: string, value: V): void {
     this.entries.set(key, value);
+  }
+
+  /**
+   * Single flight: while one request computes a key, concurrent requests for the same key wait for
+   * its value instead of computing it again (32 clients asking for an entry nobody has read since the
+   * last change would otherwise all run the same queries). `begin` returns the leader's `done`, to be
+   * called with the value (stored) or undefined (not cacheable: followers compute their own); null
+   * when another request already leads, whose outcome `waitFor` gives.
+   */
+  begin(key: string): ((value: V | undefined) => void) | null {
+    if (this.inflight.has(key)) return null;
+    let settle!: (value: V | undefined) => void;
+    const promise = new Promise<V | undefined>((resolve) => (settle = resolve));
+    this.inflight.set(key, promise);
+    let settled = false;
+    const done = (value: V | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
+      if (value !== undefined) this.set(key, value);
+      if (this.inflight.get(key) === promise) this.inflight.delete(key);
+      settle(value);
+    };
+    // A leader that never reports (an execution that throws past its hooks) must not hold followers.
+    const guard = setTimeout(() => done(undefined), LEADER_TIMEOUT_MS);
+    guard.unref();
+    return done;
+  }
+
+  waitFor(key: string): Promise<V | undefined> | undefined {
+    return this.inflight.get(key);
   }
 
   get size(): number {

@@ -47,9 +47,19 @@ for (const embedded of [false, true]) describe(`published read cache (${embedded
     const again = await cachedGet(`/api/posts/${post}`);
     expect(again.text).toBe(first.text);
     expect(again.headers.etag).toBe(first.headers.etag);
+    expect([first.headers['x-cache'], again.headers['x-cache']]).toEqual(['MISS', 'HIT']);
     const notModified = await api('GET', `/api/posts/${post}`, undefined, { 'if-none-match': String(first.headers.etag) });
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
+  });
+
+  it('computes a read once however many ask for it at the same time (single flight)', async () => {
+    const fresh = (await api('POST', '/api/posts', { state: 'published', data: { title: 'Fresh', author } })).body.uuid;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api('GET', `/api/posts/${fresh}`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(answers.filter((a) => a.headers['x-cache'] === 'MISS')).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    await api('DELETE', `/api/posts/${fresh}?force=true`);
   });
 
   it('serves a list page from the cache with its paginator', async () => {
