@@ -70,7 +70,7 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   if (!UUID_RE.test(projectUuid)) throw badRequest('Project not found.');
   const auth = one(headers.authorization);
   const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  const [row] = await services.database.query<AuthRow>(AUTH_SQL, [projectUuid.toLowerCase(), match ? hashToken(match[1]) : null]);
+  const [row] = await services.database.query<AuthRow>(AUTH_SQL, [projectUuid.toLowerCase(), match ? hashToken(match[1]) : null], { name: 'cms_authenticate' });
   if (!row) throw badRequest('Project not found.');
   if (!match || row.token_id === null || row.revoked_at || row.token_project_id !== row.id) throw unauthenticated();
 

@@ -34,7 +34,7 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
   const poolSize = opts.poolSize ?? 4;
   if (claim.role === 'client') {
     log.info({ owner: claim.info.pid, socket: claim.info.socketDir }, 'embedded database: connecting through the owning process');
-    return { ...openPostgres(socketUrl(claim.info), poolSize), kind: 'pglite' };
+    return { ...openPostgres(socketUrl(claim.info), poolSize, { namedStatements: false }), kind: 'pglite' };
   }
 
   let pglite: PGlite | undefined;
@@ -60,7 +60,7 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
   }
   log.info({ dir: resolve(dataDir), socket: claim.info.socketDir }, 'embedded database: this process owns the data directory');
 
-  const inner = openPostgres(socketUrl(claim.info), poolSize);
+  const inner = openPostgres(socketUrl(claim.info), poolSize, { namedStatements: false });
   const ownedServer = server;
   const ownedPglite = pglite;
   let released = false;
