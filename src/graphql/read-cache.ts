@@ -38,7 +38,10 @@ const operationOf = (document: { definitions: readonly { kind: string }[] }, nam
  * baked into the cached answer.
  */
 export function useContentReadCache(maxBytes: number): Plugin<GraphQLContext> {
-  const cache = new ReadCache<ExecutionResult>(maxBytes, (r) => 2 * JSON.stringify(r).length);
+  // Results are kept as JSON text: one string per entry is what the size estimate measures, and the
+  // garbage collector never walks it, where a cached object graph of every result would make each
+  // major collection slower as the cache fills. A hit pays one JSON.parse.
+  const cache = new ReadCache<{ json: string }>(maxBytes, (r) => 2 * r.json.length);
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as GraphQLContext & { params?: { query?: string } };
@@ -50,13 +53,13 @@ export function useContentReadCache(maxBytes: number): Plugin<GraphQLContext> {
       if (!key) return;
       const hit = cache.get(key) ?? (await cache.waitFor(key));
       if (hit) {
-        setResultAndStopExecution(hit);
+        setResultAndStopExecution(JSON.parse(hit.json) as ExecutionResult);
         return;
       }
       const done = cache.begin(key);
       return {
         onExecuteDone({ result }) {
-          done?.(Symbol.asyncIterator in result || result.errors?.length ? undefined : result);
+          done?.(Symbol.asyncIterator in result || result.errors?.length ? undefined : { json: JSON.stringify(result) });
         },
       };
     },
