@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { ENTRY_COLUMNS } from '../content/rows.ts';
+import { ENTRY_COLUMNS, sameCollection } from '../content/rows.ts';
 import type { EntryRow } from '../content/types.ts';
 
 /** Whether unpublishing the row changes anything (the single unpublish is a no-op otherwise). */
@@ -28,7 +28,7 @@ export async function trashByUuid(tx: Tx, collection: CollectionSchema, uuids: s
   return tx.$queryRaw<EntryRow[]>(Prisma.sql`
     WITH locked AS (
       SELECT id FROM entries
-      WHERE collection_id = ${collection.id} AND deleted_at IS NULL AND uuid = ANY(${uuids}::uuid[])
+      WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)} AND deleted_at IS NULL
       ORDER BY id FOR UPDATE
     )
     UPDATE entries AS e SET deleted_at = now(), updated_at = now()
@@ -44,7 +44,7 @@ export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids:
   return tx.$queryRaw<Array<Pick<EntryRow, 'uuid' | 'locale'>>>(Prisma.sql`
     WITH locked AS (
       SELECT id FROM entries
-      WHERE collection_id = ${collection.id} AND uuid = ANY(${uuids}::uuid[])
+      WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)}
       ORDER BY id FOR UPDATE
     )
     DELETE FROM entries AS e USING locked WHERE e.id = locked.id

@@ -26,8 +26,9 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
     return {
       entryByUuid: new DataLoader<string, EntryRow | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
-        const rows = uuids.length ? await ctx.db.entry.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } }) : [];
-        const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+        // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
+        const rows = uuids.length ? await ctx.db.entry.findMany({ where: { uuid: { in: uuids } } }) : [];
+        const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),
       assetByUuid: new DataLoader<string, Asset | null>(async (keys) => {

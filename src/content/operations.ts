@@ -9,6 +9,7 @@ import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } fro
 import { serializeEntry } from './serialize.ts';
 import { validateEntryInputs, type WriteMode } from './validate.ts';
 import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from './types.ts';
+import { liveEntryByUuid } from './rows.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
@@ -91,7 +92,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
-  let row = await ctx.db.entry.findFirst({ where: { collectionId: collection.id, uuid: uuid.toLowerCase(), deletedAt: null } });
+  let row = await liveEntryByUuid(ctx.db, collection.id, uuid);
   if (!row) throw notFound('Entry not found.');
   if (opts.translationLocale) {
     const locale = opts.translationLocale.toLowerCase();
@@ -117,9 +118,7 @@ export async function deleteEntry(ctx: Ctx, slug: string, uuid: string, force: b
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
-    const row = await tx.entry.findFirst({
-      where: { collectionId: collection.id, uuid: uuid.toLowerCase(), ...(force ? {} : { deletedAt: null }) },
-    });
+    const row = await liveEntryByUuid(tx, collection.id, uuid, { includeTrashed: force });
     if (!row) throw notFound('Entry not found.');
     if (force) {
       await tx.entry.delete({ where: { id: row.id } });

@@ -3,7 +3,7 @@ import { Prisma, type Tx } from '../db/client.ts';
 import { tokenIdOf, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { mintEntries, passwordNames } from '../versions/mint.ts';
-import { ENTRY_COLUMNS, selectEntries } from './rows.ts';
+import { ENTRY_COLUMNS, sameCollection, selectEntries } from './rows.ts';
 import type { EntryRow } from './types.ts';
 import type { ValidatedEntry } from './validate.ts';
 
@@ -26,7 +26,7 @@ export async function loadEntriesForWrite(tx: Tx, collection: CollectionSchema, 
   if (uuids.length === 0) return [];
   return selectEntries(
     tx,
-    Prisma.sql`e.collection_id = ${collection.id} AND e.deleted_at IS NULL AND e.uuid = ANY(${uuids.map((u) => u.toLowerCase())}::uuid[])`,
+    Prisma.sql`e.uuid = ANY(${uuids.map((u) => u.toLowerCase())}::uuid[]) AND ${sameCollection('e.collection_id', collection.id)} AND e.deleted_at IS NULL`,
     Prisma.sql`ORDER BY e.id FOR UPDATE`,
   );
 }

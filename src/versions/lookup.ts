@@ -4,7 +4,7 @@ import { Prisma } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { selectEntries } from '../content/rows.ts';
+import { liveEntryByUuid, sameCollection, selectEntries } from '../content/rows.ts';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
@@ -26,10 +26,8 @@ export function parseVersionNumber(raw: unknown): number {
 /** A live entry of this collection, or 404 `Entry not found.` (malformed UUIDs included). */
 export async function findEntry(db: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Entry> {
   if (!isUuid(uuid)) throw notFound('Entry not found.');
-  const entry = await db.entry.findFirst({
-    where: { uuid: uuid.toLowerCase(), projectId: ctx.project.id, collectionId: collection.id, deletedAt: null },
-  });
-  if (!entry) throw notFound('Entry not found.');
+  const entry = await liveEntryByUuid(db, collection.id, uuid);
+  if (!entry || entry.projectId !== ctx.project.id) throw notFound('Entry not found.');
   return entry;
 }
 
@@ -42,7 +40,7 @@ export async function lockEntry(tx: Tx, ctx: Ctx, collection: CollectionSchema, 
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   const [entry] = await selectEntries(
     tx,
-    Prisma.sql`e.uuid = ${uuid.toLowerCase()}::uuid AND e.project_id = ${ctx.project.id} AND e.collection_id = ${collection.id} AND e.deleted_at IS NULL`,
+    Prisma.sql`e.uuid = ${uuid.toLowerCase()}::uuid AND e.project_id = ${ctx.project.id} AND ${sameCollection('e.collection_id', collection.id)} AND e.deleted_at IS NULL`,
     Prisma.sql`FOR UPDATE`,
   );
   if (!entry) throw notFound('Entry not found.');
