@@ -24,12 +24,19 @@ const LEADER_TIMEOUT_MS = 10_000;
 export class ReadCache<V extends object = CachedRead> {
   private readonly entries: LRUCache<string, V>;
   private readonly inflight = new Map<string, Promise<V | undefined>>();
+  /** Per project: the newest generation stored and its keys, so older generations can be dropped at once. */
+  private readonly byProject = new Map<number, { generation: bigint; keys: Set<string> }>();
   hits = 0;
   misses = 0;
 
   /** `sizeOf` estimates a value's bytes; strings count twice (UTF-16), plus a rough overhead. */
   constructor(maxBytes: number, sizeOf: (value: V) => number = (v) => 2 * (v as unknown as CachedRead).json.length) {
-    this.entries = new LRUCache<string, V>({ maxSize: maxBytes, sizeCalculation: (v, k) => sizeOf(v) + 2 * k.length + 256 });
+    this.entries = new LRUCache<string, V>({
+      maxSize: maxBytes,
+      sizeCalculation: (v, k) => sizeOf(v) + 2 * k.length + 256,
+      // Keeps the per-project key sets no larger than what the LRU holds.
+      dispose: (_v, k) => this.byProject.get(Number(k.slice(0, k.indexOf('|'))))?.keys.delete(k),
+    });
   }
 
   /** The key of a read, or null when the request has no generation (system actors). */
@@ -51,7 +58,23 @@ export class ReadCache<V extends object = CachedRead> {
     return hit;
   }
 
+  /**
+   * Stores a value. A value of a newer generation than the project's others drops those others: no
+   * request asks for them again, and under steady writes they would otherwise fill the whole budget
+   * before the LRU ages them out.
+   */
   set(key: string, value: V): void {
+    const [project, generation] = key.split('|', 2);
+    const projectId = Number(project);
+    const gen = BigInt(generation);
+    const current = this.byProject.get(projectId);
+    if (current && gen < current.generation) return;
+    if (!current || gen > current.generation) {
+      for (const old of current?.keys ?? []) this.entries.delete(old);
+      this.byProject.set(projectId, { generation: gen, keys: new Set([key]) });
+    } else {
+      current.keys.add(key);
+    }
     this.entries.set(key, value);
   }
 

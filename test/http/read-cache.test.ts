@@ -216,3 +216,22 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
     expect(list.body.data.posts.pageInfo.total).toBe(2);
   });
 });
+
+describe('read cache memory', () => {
+  it('drops a project\u2019s older generations when a newer one is stored, and never stores an older one', async () => {
+    const { ReadCache } = await import('../../src/http/read-cache.ts');
+    const cache = new ReadCache(1_048_576);
+    const read = { json: '{}', etag: 'W/"x"' };
+    cache.set('1|5|1|0|a', read);
+    cache.set('1|5|1|0|b', read);
+    cache.set('2|9|1|0|a', read);
+    expect(cache.size).toBe(3);
+    cache.set('1|6|1|0|a', read);
+    expect(cache.get('1|5|1|0|a')).toBeUndefined();
+    expect(cache.get('1|5|1|0|b')).toBeUndefined();
+    expect(cache.get('2|9|1|0|a')).toBe(read);
+    cache.set('1|5|1|0|c', read);
+    expect(cache.get('1|5|1|0|c')).toBeUndefined();
+    expect(cache.size).toBe(2);
+  });
+});
