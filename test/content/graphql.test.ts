@@ -1,24 +1,8 @@
-import pg from 'pg';
+import { countQueries } from '../helpers/sql-count.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contentProject } from './helpers.ts';
 
-/** Counts statements sent to PostgreSQL through any pg client of this process while `fn` runs. */
-async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  let queries = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    queries++;
-    return original.apply(this, args);
-  };
-  try {
-    const result = await fn();
-    return { result, queries };
-  } finally {
-    proto.query = original;
-  }
-}
 
 const LIST = `query($c: String!, $perPage: Int, $state: String) {
   entries(collection: $c, perPage: $perPage, state: $state) { total currentPage perPage lastPage data { uuid state isDraftDirty fields createdAt } }

@@ -1,23 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import { countQueries as countStatements } from '../helpers/sql-count.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { typedWorld, type TypedWorld } from './typed-world.ts';
 
-/** Counts statements sent to PostgreSQL by any pool client of this process while `fn` runs. */
+/** Statements sent to PostgreSQL while `fn` runs. */
 async function countQueries(fn: () => Promise<unknown>): Promise<number> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  let n = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    n++;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    proto.query = original;
-  }
-  return n;
+  return (await countStatements(fn)).queries;
 }
 
 const DEEP = `query($n: Int!, $s: ContentState) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { countQueries } from '../helpers/sql-count.ts';
 
 /**
  * The published-read cache answers from memory while the project's content generation stands still,
@@ -176,18 +177,7 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
     expect(await titleOf()).toEqual(first);
 
     // Counting statements proves the second answer came from memory: only authentication ran.
-    const proto = (await import('pg')).default.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-    const original = proto.query;
-    let statements = 0;
-    proto.query = function (this: unknown, ...a: unknown[]) {
-      statements++;
-      return original.apply(this, a);
-    };
-    try {
-      await titleOf();
-    } finally {
-      proto.query = original;
-    }
+    const { queries: statements } = await countQueries(() => titleOf());
     expect(statements).toBe(1);
 
     await t.request({ method: 'PATCH', url: `/api/posts/${post}`, headers: p.headers, body: { data: { title: 'Two' } } });
