@@ -1,4 +1,4 @@
-import { Kind, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, getOperationAST, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { holds } from '../auth/abilities.ts';
 import { ReadCache } from '../http/read-cache.ts';
@@ -26,10 +26,6 @@ function cacheableOperation(schema: GraphQLSchema, operation: OperationDefinitio
   return any;
 }
 
-const operationOf = (document: { definitions: readonly { kind: string }[] }, name: string | null | undefined) =>
-  document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!name || (d as OperationDefinitionNode).name?.value === name),
-  );
 
 /**
  * Yoga plugin: results of content-read queries by (project, content generation, schema revision,
@@ -46,7 +42,7 @@ export function useContentReadCache(maxBytes: number): Plugin<GraphQLContext> {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as GraphQLContext & { params?: { query?: string } };
       const query = context.params?.query;
-      if (!query || !cacheableOperation(args.schema, operationOf(args.document, args.operationName))) return;
+      if (!query || !cacheableOperation(args.schema, getOperationAST(args.document, args.operationName) ?? undefined)) return;
       const ctx = await context.auth().catch(() => undefined);
       if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return;
       const key = cache.keyFor(ctx, 'graphql', args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), query);

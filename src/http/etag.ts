@@ -87,7 +87,11 @@ export function withPublishedEtag(route: string, handler: Handler): Handler {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = ctx.services.readCache;
     const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
-    if (!cache || !key) return render(await handler(ctx, input), input, null);
+    if (!cache || !key) {
+      const result = await handler(ctx, input);
+      const read = cacheable(result, input);
+      return read ? conditional(input, read, null) : result;
+    }
     const hit = cache.get(key) ?? (await cache.waitFor(key));
     if (hit) return conditional(input, hit, 'HIT');
     const done = cache.begin(key);
@@ -107,9 +111,4 @@ function cacheable(result: RestResult, input: RestInput): CachedRead | undefined
   if ((result.status ?? 200) !== 200 || result.body === undefined) return undefined;
   const json = JSON.stringify(result.body);
   return { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };
-}
-
-function render(result: RestResult, input: RestInput, cache: 'HIT' | 'MISS' | null): RestResult {
-  const read = cacheable(result, input);
-  return read ? conditional(input, read, cache) : result;
 }

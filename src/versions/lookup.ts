@@ -1,13 +1,11 @@
 import type { Entry } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
-import { Prisma } from '../db/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { liveEntryByUuid, sameCollection, selectEntries } from '../content/rows.ts';
+import { liveEntryByUuid } from '../content/rows.ts';
+import { isUuid } from '../content/types.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
 
 const MAX_INT4 = 2_147_483_647;
 
@@ -38,11 +36,7 @@ export async function findEntry(db: Tx, ctx: Ctx, collection: CollectionSchema, 
  */
 export async function lockEntry(tx: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Entry> {
   if (!isUuid(uuid)) throw notFound('Entry not found.');
-  const [entry] = await selectEntries(
-    tx,
-    Prisma.sql`e.uuid = ${uuid.toLowerCase()}::uuid AND e.project_id = ${ctx.project.id} AND ${sameCollection('e.collection_id', collection.id)} AND e.deleted_at IS NULL`,
-    Prisma.sql`FOR UPDATE`,
-  );
-  if (!entry) throw notFound('Entry not found.');
+  const entry = await liveEntryByUuid(tx, collection.id, uuid, { lock: true });
+  if (!entry || entry.projectId !== ctx.project.id) throw notFound('Entry not found.');
   return entry;
 }

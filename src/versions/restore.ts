@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import { Prisma } from '../db/client.ts';
 import type { CollectionSchema, FieldDef } from '../collections/model.ts';
-import { isUuid } from './lookup.ts';
+import { isUuid } from '../content/types.ts';
 
 /** A relation or media reference left out of a restored draft because its target is gone. */
 export interface SkippedReference {

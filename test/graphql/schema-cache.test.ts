@@ -64,6 +64,16 @@ describe('typed schema cache across two replicas (PostgreSQL + Redis)', () => {
     expect(cacheB.cachedRevisions(p.id)).not.toContain(current);
   });
 
+  it('a field change through the API announces itself: the other replica moves on without a request', async () => {
+    const cacheB = typedSchemaCacheOf(bServices)!;
+    await onB('{ posts { data { title } } }');
+    const stale = Math.max(...cacheB.cachedRevisions(p.id));
+    const added = await a.request({ method: 'POST', url: '/api/collections/posts/fields', headers: p.headers, body: { type: 'text', label: 'Teaser', name: 'teaser' } });
+    expect(added.status).toBe(201);
+    await until(() => !cacheB.cachedRevisions(p.id).includes(stale));
+    expect(Math.max(...cacheB.cachedRevisions(p.id))).toBeGreaterThan(stale);
+  });
+
   it('concurrent first requests after a change all get the new schema, and only it stays cached', async () => {
     const cacheB = typedSchemaCacheOf(bServices)!;
     const project = await a.database.prisma.project.update({ where: { id: p.id }, data: { schemaRevision: { increment: 1 } } });
