@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL);
-  const services = await createServices(config, log);
+  const services = await createServices(config, log, { authCache: true });
   let app: FastifyInstance | undefined;
 
   closeOnSignal(log, 'server', async () => {

@@ -13,7 +13,7 @@ export interface AuthHeaders {
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
 
-interface AuthRow {
+export interface AuthRow {
   id: number;
   uuid: string;
   name: string;
@@ -70,9 +70,21 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   if (!UUID_RE.test(projectUuid)) throw badRequest('Project not found.');
   const auth = one(headers.authorization);
   const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  const [row] = await services.database.query<AuthRow>(AUTH_SQL, [projectUuid.toLowerCase(), match ? hashToken(match[1]) : null], { name: 'cms_authenticate' });
-  if (!row) throw badRequest('Project not found.');
-  if (!match || row.token_id === null || row.revoked_at || row.token_project_id !== row.id) throw unauthenticated();
+  const projectKey = projectUuid.toLowerCase();
+  const tokenHash = match ? hashToken(match[1]) : null;
+  const cache = services.authCache;
+  const cacheKey = `${projectKey}|${tokenHash}`;
+  let row = tokenHash ? cache?.get(cacheKey) : undefined;
+  if (!row) {
+    const ticket = cache?.ticket();
+    [row] = await services.database.query<AuthRow>(AUTH_SQL, [projectKey, tokenHash], { name: 'cms_authenticate' });
+    if (!row) throw badRequest('Project not found.');
+    if (!match || row.token_id === null || row.revoked_at || row.token_project_id !== row.id) throw unauthenticated();
+    // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
+    if (ticket && cache) cache.set(ticket, cacheKey, row.id, row);
+  }
+  const tokenId = row.token_id;
+  if (tokenId === null) throw unauthenticated();
 
   const project = toProject(row);
   return {
@@ -80,9 +92,9 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
     db: services.database.prisma,
     project,
     contentGeneration: row.generation,
-    actor: { kind: 'token', tokenId: row.token_id, name: row.token_name ?? '', abilities: row.abilities ?? [] },
+    actor: { kind: 'token', tokenId, name: row.token_name ?? '', abilities: row.abilities ?? [] },
     source: 'api',
-    log: services.log.child({ reqId: requestId, project: project.uuid, token: row.token_id }),
+    log: services.log.child({ reqId: requestId, project: project.uuid, token: tokenId }),
     memo: new Map(),
   };
 }

@@ -4,6 +4,7 @@ import { Kind, parse, type GraphQLSchema } from 'graphql';
 import type { Services } from '../services.ts';
 import type { Ctx } from '../context.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import { useReadYourWrites } from './read-your-writes.ts';
 import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
 import { maskError } from './errors.ts';
@@ -130,6 +131,7 @@ export async function mountGraphql(app: FastifyInstance, services: Services): Pr
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
+      useReadYourWrites(services),
     ],
     graphiql: {
       title: 'Content gateway',

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { rateLimited } from '../errors.ts';
 import type { RateBucket } from '../rest/route.ts';
+import { LeasedLimiter } from './rate-lease.ts';
 
 export interface RateLimiter {
   /** Takes one point from `key`'s budget in `bucket`; throws a 429 AppError with Retry-After when spent. */
@@ -12,20 +13,24 @@ export interface RateLimiter {
 const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };
 
 /**
- * Per-token fixed windows of one minute. With Redis every replica draws from the same budget; if
+ * Per-token fixed windows of one minute. With Redis every replica draws from the same budget, a busy
+ * token in leases (src/http/rate-lease.ts) so it costs no Redis round trip per request; if
  * Redis is unreachable the limiter falls back to a per-process memory budget rather than failing
  * requests (rate limiting must never be the reason content writes stop).
  */
 export function createRateLimiter(perMinute: number, redis?: Redis, opts: { keyPrefix?: string } = {}): RateLimiter {
   const prefix = opts.keyPrefix ?? 'cms:rl';
-  const limiters = new Map<RateBucket, RateLimiterAbstract>();
+  const limiters = new Map<RateBucket, Pick<RateLimiterAbstract, 'consume'> | LeasedLimiter>();
   for (const bucket of Object.keys(bucketShare) as RateBucket[]) {
     const points = Math.max(1, Math.floor(perMinute * bucketShare[bucket]));
     const memory = new RateLimiterMemory({ points, duration: 60, keyPrefix: `rl:${bucket}` });
     limiters.set(
       bucket,
       redis
-        ? new RateLimiterRedis({ storeClient: redis, points, duration: 60, keyPrefix: `${prefix}:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        ? new LeasedLimiter(
+            new RateLimiterRedis({ storeClient: redis, points, duration: 60, keyPrefix: `${prefix}:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true }),
+            { points },
+          )
         : memory,
     );
   }

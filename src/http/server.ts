@@ -98,7 +98,12 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
           if (!parsed.success) throw zodToAppError(parsed.error);
           input.body = parsed.data;
         }
-        result = await route.handler(ctx, input);
+        try {
+          result = await route.handler(ctx, input);
+        } finally {
+          // Read-your-writes on this replica, whatever the change notification's timing: see AuthCache.
+          if (route.method !== 'GET') services.authCache?.forgetProject(ctx.project.id);
+        }
       }
       if (reply.sent) return reply;
       if (result.headers) for (const [k, v] of Object.entries(result.headers)) void reply.header(k, v);

@@ -53,12 +53,14 @@ export async function startTestApp(opts: { embedded?: boolean; config?: Partial<
     dropDb = created.drop;
     database = openPostgres(created.url, 5);
   }
+  // AUTH_CACHE_MS=0: many tests write with plain Prisma/SQL in this process and read over HTTP at once;
+  // the in-process authentication cache sees those writes only via NOTIFY. Its own tests switch it on.
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...opts.env },
+    { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', AUTH_CACHE_MS: '0', ...opts.env },
     { DATABASE_URL: databaseUrl, ...opts.config },
   );
   const log = createLogger(config.LOG_LEVEL);
-  const services = await createServices(config, log, { database });
+  const services = await createServices(config, log, { database, authCache: true });
   const app = await buildServer(services);
   await app.ready();
 

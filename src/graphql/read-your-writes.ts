@@ -1,0 +1,25 @@
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Services } from '../services.ts';
+import type { GraphQLContext } from './builder.ts';
+
+/**
+ * Yoga plugin: after a mutation, this replica forgets the project's cached authentication (and with
+ * it the content generation its read caches key by) before the response goes out, so the client's
+ * next read here sees its own write without waiting for the change notification (src/auth/auth-cache.ts).
+ * The REST adapter does the same for every non-GET route.
+ */
+export function useReadYourWrites(services: Services): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      if (!services.authCache || getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      const context = args.contextValue as GraphQLContext;
+      return {
+        async onExecuteDone() {
+          const ctx = await context.auth().catch(() => undefined);
+          if (ctx) services.authCache?.forgetProject(ctx.project.id);
+        },
+      };
+    },
+  };
+}

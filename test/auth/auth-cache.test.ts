@@ -1,0 +1,226 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { countQueries } from '../helpers/sql-count.ts';
+import { AuthCache } from '../../src/auth/auth-cache.ts';
+import type { AuthRow } from '../../src/auth/authenticate.ts';
+import { CHANGE_FEED_APPLICATION, type Change } from '../../src/db/change-feed.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it holds or `ms` pass; returns whether it held. */
+async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await sleep(10);
+  }
+  return false;
+}
+
+/** A feed that is live and never notifies: only what the process itself does can drop an entry. */
+function silentFeed() {
+  const subscribers = new Set<(c: Change) => void>();
+  const feed = {
+    live: true,
+    session: 1,
+    subscribe(fn: (c: Change) => void) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    emit(c: Change) {
+      for (const fn of subscribers) fn(c);
+    },
+  };
+  return feed;
+}
+
+/**
+ * The in-process authentication cache (src/auth/auth-cache.ts). AUTH_CACHE_MS is an hour here, so
+ * every change a test sees arrives through the database's notification or this process's own
+ * write, never through expiry.
+ */
+describe('authentication cache (PostgreSQL, LISTEN/NOTIFY)', () => {
+  let t: TestApp;
+  let p: TestProject;
+  let sql: pg.Client;
+  let post: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000' } });
+    p = await t.project({ name: 'Auth cache' });
+    await api('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
+    // "Another process": its own connection, outside the app's pool.
+    sql = new pg.Client({ connectionString: t.databaseUrl });
+    await sql.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await sql.end();
+    await t.close();
+  });
+
+  function api(method: string, url: string, body?: unknown, headers: Record<string, string> = p.headers) {
+    return t.request({ method, url, headers, body });
+  }
+  /** Waits until a request with `headers` is answered without a single statement. */
+  async function warm(url: string, headers: Record<string, string> = p.headers) {
+    const ok = await eventually(async () => {
+      const { result, queries } = await countQueries(() => api('GET', url, undefined, headers));
+      return result.status === 200 && queries === 0;
+    });
+    expect(ok, `${url} never became a statement-free cached request`).toBe(true);
+  }
+
+  it('answers a cached published read without asking the database anything', async () => {
+    await warm(`/api/posts/${post}`);
+    const { result, queries } = await countQueries(() => api('GET', `/api/posts/${post}`));
+    expect(result.status).toBe(200);
+    expect(result.headers['x-cache']).toBe('HIT');
+    expect(queries).toBe(0);
+  });
+
+  it('refuses a token revoked by another process as soon as the notification arrives', async () => {
+    const headers = await p.tokenWith('read');
+    await warm(`/api/posts/${post}`, headers);
+    const hash = (await sql.query<{ token_hash: string }>(`SELECT token_hash FROM api_tokens WHERE name = 'test read' ORDER BY id DESC LIMIT 1`)).rows[0].token_hash;
+    await sql.query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = $1`, [hash]);
+    expect(await eventually(async () => (await api('GET', `/api/posts/${post}`, undefined, headers)).status === 401)).toBe(true);
+  });
+
+  it('sees abilities changed by another process', async () => {
+    const headers = await p.tokenWith('read');
+    await warm(`/api/posts/${post}`, headers);
+    await sql.query(`UPDATE api_tokens SET abilities = '{}' WHERE id = (SELECT max(id) FROM api_tokens)`);
+    expect(await eventually(async () => (await api('GET', `/api/posts/${post}`, undefined, headers)).status === 403)).toBe(true);
+  });
+
+  it('serves content committed by another process, not the cached answer', async () => {
+    await warm(`/api/posts/${post}`);
+    await sql.query(`UPDATE entries SET published_data = jsonb_set(published_data, '{title}', '"Changed by SQL"') WHERE uuid = $1`, [post]);
+    const fresh = await eventually(async () => (await api('GET', `/api/posts/${post}`)).body?.fields?.title === 'Changed by SQL');
+    expect(fresh).toBe(true);
+  });
+
+  it('forgets nothing it should not: a change to another project leaves this one cached', async () => {
+    const other = await t.project({ name: 'Other' });
+    await warm(`/api/posts/${post}`);
+    await sql.query(`UPDATE projects SET description = 'touched' WHERE id = $1`, [other.id]);
+    await sleep(50);
+    const { queries } = await countQueries(() => api('GET', `/api/posts/${post}`));
+    expect(queries).toBe(0);
+  });
+
+  it('falls back to the database while the feed is down, and caches again once it is back', async () => {
+    await warm(`/api/posts/${post}`);
+    await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [CHANGE_FEED_APPLICATION]);
+    // While the feed is down nothing is served from memory, so a revocation made now is seen at once.
+    const headers = await p.tokenWith('read');
+    expect(await eventually(async () => t.services.authCache!.size === 0, 2000)).toBe(true);
+    const { queries } = await countQueries(() => api('GET', `/api/posts/${post}`, undefined, headers));
+    expect(queries).toBeGreaterThan(0);
+    await warm(`/api/posts/${post}`);
+  });
+});
+
+describe('authentication cache: read-your-writes without the notification', () => {
+  let t: TestApp;
+  let p: TestProject;
+  let post: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000' } });
+    p = await t.project({ name: 'Own writes' });
+    // Swap in a cache whose feed never notifies: a fresh read after a write can only come from the
+    // process forgetting the project itself.
+    t.services.authCache = new AuthCache<AuthRow>(silentFeed(), 3_600_000);
+    await api('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const api = (method: string, url: string, body?: unknown) => t.request({ method, url, headers: p.headers, body });
+
+  it('a REST write is visible to the very next read on this replica', async () => {
+    await api('GET', `/api/posts/${post}`);
+    expect((await api('GET', `/api/posts/${post}`)).headers['x-cache']).toBe('HIT');
+    expect((await api('PUT', `/api/posts/${post}`, { data: { title: 'Two' } })).status).toBe(200);
+    expect((await api('POST', `/api/posts/${post}/publish`)).status).toBe(200);
+    expect((await api('GET', `/api/posts/${post}`)).body.fields.title).toBe('Two');
+  });
+
+  it('a GraphQL mutation is visible to the very next read on this replica', async () => {
+    await api('GET', `/api/posts/${post}`);
+    const res = await t.graphql(
+      `mutation($u: String!, $id: ID!) {
+        updateEntry(collection: "posts", uuid: $u, data: { title: "Three" }) { uuid }
+        publishEntry(collection: "posts", uuid: $id) { __typename }
+      }`,
+      { u: post, id: post },
+      p.headers,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect((await api('GET', `/api/posts/${post}`)).body.fields.title).toBe('Three');
+  });
+});
+
+describe('AuthCache: a read that raced a change is not kept', () => {
+  const row = { id: 7 } as AuthRow;
+
+  it('drops an answer whose read began before the project was forgotten', () => {
+    const feed = silentFeed();
+    const cache = new AuthCache<AuthRow>(feed, 60_000);
+    const ticket = cache.ticket();
+    feed.emit({ kind: 'project', projectId: 7 });
+    cache.set(ticket, 'k', 7, row);
+    expect(cache.get('k')).toBeUndefined();
+    cache.set(cache.ticket(), 'k', 7, row);
+    expect(cache.get('k')).toBe(row);
+  });
+
+  it('keeps an answer when only another project changed, drops it on forget-all or a new feed session', () => {
+    const feed = silentFeed();
+    const cache = new AuthCache<AuthRow>(feed, 60_000);
+    let ticket = cache.ticket();
+    feed.emit({ kind: 'project', projectId: 8 });
+    cache.set(ticket, 'k', 7, row);
+    expect(cache.get('k')).toBe(row);
+
+    ticket = cache.ticket();
+    feed.emit({ kind: 'all' });
+    cache.set(ticket, 'k', 7, row);
+    expect(cache.get('k')).toBeUndefined();
+
+    ticket = cache.ticket();
+    feed.session++;
+    cache.set(ticket, 'k', 7, row);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('answers nothing while the feed is down, and nothing older than its time to live', () => {
+    const feed = silentFeed();
+    let now = 1000;
+    const cache = new AuthCache<AuthRow>(feed, 500, 10, () => now);
+    cache.set(cache.ticket(), 'k', 7, row);
+    feed.live = false;
+    expect(cache.get('k')).toBeUndefined();
+    feed.live = true;
+    expect(cache.get('k')).toBe(row);
+    now += 501;
+    expect(cache.get('k')).toBeUndefined();
+  });
+});
+
+describe('authentication cache on embedded PGlite', () => {
+  it('is off: every request asks the database, so a revocation is seen by the next one', async () => {
+    const t = await startTestApp({ embedded: true, env: { AUTH_CACHE_MS: '3600000' } });
+    try {
+      expect(t.services.authCache).toBeUndefined();
+      const p = await t.project();
+      expect((await t.request({ method: 'GET', url: '/api/collections', headers: p.headers })).status).toBe(200);
+      await t.database.query(`UPDATE api_tokens SET revoked_at = now() WHERE project_id = $1`, [p.id]);
+      expect((await t.request({ method: 'GET', url: '/api/collections', headers: p.headers })).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
