@@ -27,7 +27,9 @@ let world: MatrixWorld;
 let stranger: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  // With the in-process authentication cache on, as in production: a token's cached success must
+  // never answer for another token, another project or a missing ability.
+  t = await startTestApp({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', AUTH_CACHE_MS: '60000' } });
   world = await createWorld(t);
   stranger = (await t.project({ name: 'Stranger' })).headers;
 });
@@ -159,4 +161,9 @@ describe('GraphQL authorization matrix', () => {
     }
     expect(failures).toEqual([]);
   }, 240_000);
+});
+
+it('runs with authentications cached in process', async () => {
+  await t.request({ method: 'GET', url: '/api/collections', headers: world.tokens['*'] });
+  expect(t.services.authCache?.size).toBeGreaterThan(0);
 });
