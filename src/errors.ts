@@ -33,7 +33,7 @@ export const statusOf: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors?: FieldErrors;
-  /** Seconds, for 429. */
+  /** Seconds, for 429 and 503 (sent as Retry-After). */
   readonly retryAfter?: number;
 
   constructor(code: ErrorCode, message: string, opts: { errors?: FieldErrors; retryAfter?: number } = {}) {

@@ -1,7 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { ZodError } from 'zod';
-import { AppError } from '../errors.ts';
-import { zodToAppError } from '../http/error-handler.ts';
+import { operationError } from '../http/error-handler.ts';
 
 /**
  * The GraphQL side of the one error mapping: AppErrors keep their message and field map, and carry
@@ -10,7 +8,7 @@ import { zodToAppError } from '../http/error-handler.ts';
 export function maskError(error: unknown, message: string): GraphQLError {
   // Duck-typed: graphql can be loaded twice (ESM and CJS builds), so instanceof GraphQLError lies.
   const original = unwrap(error);
-  const app = original instanceof AppError ? original : original instanceof ZodError ? zodToAppError(original) : null;
+  const app = operationError(original);
   if (app) {
     const gqlError = isGraphQLErrorLike(error) ? error : undefined;
     return new GraphQLError(app.message, {

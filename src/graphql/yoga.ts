@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import type { Ctx } from '../context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
+import { rateKeyOf } from '../http/rate-limit.ts';
 import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
 import { maskError } from './errors.ts';
@@ -113,8 +114,7 @@ export async function mountGraphql(app: FastifyInstance, services: Services): Pr
         { projectId: request.headers.get('project-id') ?? undefined, authorization: request.headers.get('authorization') ?? undefined },
         req.id,
       ).then(async (ctx) => {
-        const key = ctx.actor.kind === 'token' ? `t:${ctx.actor.tokenId}` : `ip:${req.ip}`;
-        await services.rateLimiter.consume(key, 'default');
+        await services.rateLimiter.consume(rateKeyOf(ctx, req.ip), 'default');
         return ctx;
       });
       authenticated.set(request, pending);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, validationFailed } from '../errors.ts';
+import { isTransientDatabaseError } from '../db/errors.ts';
 
 /** Zod issues as Laravel-style field keys (`items.0.locale`). */
 export function zodToAppError(err: ZodError, prefix = ''): AppError {
@@ -12,10 +13,20 @@ export function zodToAppError(err: ZodError, prefix = ''): AppError {
   return validationFailed(errors);
 }
 
-/** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
-export function toAppError(err: unknown): AppError | null {
+/** What an operation can throw that has a status on every surface (REST here, GraphQL in src/graphql/errors.ts). */
+export function operationError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return zodToAppError(err);
+  if (isTransientDatabaseError(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable or busy; retry the request shortly.', { retryAfter: 1 });
+  }
+  return null;
+}
+
+/** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
+export function toAppError(err: unknown): AppError | null {
+  const op = operationError(err);
+  if (op) return op;
   const fe = err as Partial<FastifyError> | undefined;
   switch (fe?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -42,6 +53,8 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
     void reply.status(500).send({ message: 'Server Error' });
     return;
   }
+  // Operators need to see these even though the client gets a clean answer.
+  if (app.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err }, 'database unavailable');
   if (app.retryAfter !== undefined) void reply.header('Retry-After', String(app.retryAfter));
   void reply.status(app.status).send(app.toBody());
 }

@@ -3,11 +3,19 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { rateLimited } from '../errors.ts';
 import type { RateBucket } from '../rest/route.ts';
 import { LeasedLimiter } from './rate-lease.ts';
+import type { Ctx } from '../context.ts';
 
 export interface RateLimiter {
   /** Takes one point from `key`'s budget in `bucket`; throws a 429 AppError with Retry-After when spent. */
   consume(key: string, bucket: RateBucket): Promise<void>;
 }
+
+/**
+ * Whose budget a request draws on. Token ids are only unique within one database, and several
+ * deployments (or test runs) may share one Redis: the project's UUID makes the key unique everywhere.
+ */
+export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): string =>
+  ctx.actor.kind === 'token' ? `t:${ctx.project.uuid}:${ctx.actor.tokenId}` : `ip:${ip}`;
 
 /** Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. */
 const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };

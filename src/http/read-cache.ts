@@ -13,9 +13,10 @@ export interface CachedRead {
  * Published REST reads by (project, content generation, schema revision, project settings, route,
  * request path, canonical query). The content generation moves at the commit of every change of
  * the project's entries, assets, collections or fields (a database trigger, migration
- * 20261122180000), and authentication reads it with the project in the statement it runs anyway, so
- * a hit is never older than the request's own view of the database: no TTL, no invalidation
- * messages, and every replica agrees. Because the generation is read before the handler's queries, an
+ * 20261122180000), and authentication gives it with the project (read in the statement it runs
+ * anyway, or held by src/auth/auth-cache.ts until a change notification), so a hit is never older
+ * than the request's own view of the generation: no TTL and no invalidation messages of its own.
+ * Because the generation is read before the handler's queries, an
  * answer computed from rows older than a concurrent commit is stored under the older generation,
  * which no later request asks for. Old generations simply age out of the LRU.
  */

@@ -1,9 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Services } from '../services.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { authorize } from '../context.ts';
 import { errorHandler, zodToAppError } from './error-handler.ts';
+import { rateKeyOf } from './rate-limit.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -21,7 +22,8 @@ export function parseQuery(str: string): Record<string, unknown> {
 export async function buildServer(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     // Fastify's per-request access lines cost ~10 % of a cheap request; they show at debug level only.
-    loggerInstance: services.log.child({}, { level: ['debug', 'trace'].includes(services.config.LOG_LEVEL) ? services.config.LOG_LEVEL : 'warn' }) as unknown as FastifyBaseLogger,
+    // Quieter levels (error, fatal, silent) are kept as configured.
+    loggerInstance: services.log.child({}, { level: services.config.LOG_LEVEL === 'info' ? 'warn' : services.config.LOG_LEVEL }) as unknown as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: 'x-request-id',
@@ -89,7 +91,7 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
         result = await route.publicHandler(input);
       } else {
         const ctx = await authenticate(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization }, req.id);
-        await services.rateLimiter.consume(rateKey(req, ctx.actor), route.bucket ?? 'default');
+        await services.rateLimiter.consume(rateKeyOf(ctx, req.ip), route.bucket ?? 'default');
         // The table's ability is checked before any body or path validation, so a caller lacking it
         // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
         if (route.ability) authorize(ctx, route.ability);
@@ -112,8 +114,4 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
       return result.body === undefined ? reply.send() : reply.send(result.body);
     },
   });
-}
-
-function rateKey(req: FastifyRequest, actor: { kind: string; tokenId?: number }): string {
-  return actor.kind === 'token' ? `t:${actor.tokenId}` : `ip:${req.ip}`;
 }

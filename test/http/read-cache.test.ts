@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 
@@ -190,6 +190,18 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
     expect((await titleOf()).data.post.versions.nodes).toContainEqual({ versionNumber: 2, label: 'launch' });
   });
 
+  it('computes a typed read once however many ask for it at the same time (single flight)', async () => {
+    // A change moves the generation, so the next read of each kind is a miss.
+    const bump = () => t.request({ method: 'PATCH', url: `/api/posts/${post}`, headers: p.headers, body: { data: { title: 'Draft only' } } });
+    await bump();
+    const { queries: one } = await countQueries(() => titleOf());
+    await bump();
+    const { result, queries: ten } = await countQueries(() => Promise.all(Array.from({ length: 10 }, () => titleOf())));
+    expect(new Set(result.map((r) => JSON.stringify(r))).size).toBe(1);
+    // One computation plus one authentication statement per request.
+    expect(ten).toBe(one + 9);
+  });
+
   it('checks the read ability on every request, hit or not', async () => {
     await titleOf();
     const noRead = await p.tokenWith(['create']);
@@ -208,6 +220,23 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
 });
 
 describe('read cache memory', () => {
+  it('releases waiting requests when the one computing a key never reports', async () => {
+    const { ReadCache } = await import('../../src/http/read-cache.ts');
+    vi.useFakeTimers();
+    try {
+      const cache = new ReadCache(1_048_576);
+      expect(cache.begin('1|1|1|0|k')).not.toBeNull();
+      expect(cache.begin('1|1|1|0|k')).toBeNull();
+      const waiting = cache.waitFor('1|1|1|0|k')!;
+      await vi.advanceTimersByTimeAsync(10_000);
+      await expect(waiting).resolves.toBeUndefined();
+      // The key is free again: the next request leads.
+      expect(cache.begin('1|1|1|0|k')).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('drops a project\u2019s older generations when a newer one is stored, and never stores an older one', async () => {
     const { ReadCache } = await import('../../src/http/read-cache.ts');
     const cache = new ReadCache(1_048_576);

@@ -1,0 +1,42 @@
+/**
+ * Failures that say "the database cannot serve this right now", not "this request is wrong": the
+ * server is unreachable or restarting, the pool or the server is out of connections, a statement was
+ * cancelled, a transaction lost a deadlock or a serialization race or outlived its time. They are
+ * answered 503 with Retry-After (the request may succeed as sent), never a masked 500.
+ */
+
+/** SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention) and the retryable 40s. */
+const SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '53000', '53100', '53200', '53300', '08000', '08001', '08003', '08004', '08006']);
+/** Prisma: cannot reach / timed out / connection closed / pool timeout / transaction expired / write conflict or deadlock. */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034']);
+/** Kinds of @prisma/driver-adapter-utils errors that mean the same. */
+const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN']);
+/** node-postgres reports a dropped or timed-out connection by message only. */
+const PG_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function matches(e: Record<string, unknown>): boolean {
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (code && (SQLSTATES.has(code) || PRISMA_CODES.has(code) || NODE_CODES.has(code))) return true;
+  if (typeof e.originalCode === 'string' && SQLSTATES.has(e.originalCode)) return true;
+  if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return true;
+  return typeof e.message === 'string' && PG_MESSAGES.test(e.message);
+}
+
+export function isTransientDatabaseError(err: unknown): boolean {
+  // The error itself, what it wraps (`cause`), and a Prisma error's driver-adapter cause.
+  const seen: unknown[] = [err];
+  for (let i = 0; i < seen.length && i < 8; i++) {
+    const e = seen[i];
+    if (!isRecord(e)) continue;
+    if (matches(e)) return true;
+    if (e.cause !== undefined) seen.push(e.cause);
+    const adapter = isRecord(e.meta) && isRecord(e.meta.driverAdapterError) ? e.meta.driverAdapterError : undefined;
+    if (adapter) seen.push(adapter, adapter.cause);
+  }
+  return false;
+}
