@@ -3,8 +3,8 @@ import type { Services } from '../services.ts';
 import type { Ctx } from '../context.ts';
 import { AppError, badRequest, unauthenticated } from '../errors.ts';
 import { hashToken } from './tokens.ts';
+import { isUuid } from '../uuid.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthHeaders {
   projectId?: string | string[];
@@ -67,7 +67,7 @@ const toProject = (r: AuthRow): Project => ({
 export async function authenticate(services: Services, headers: AuthHeaders, requestId?: string): Promise<Ctx> {
   const projectUuid = one(headers.projectId);
   if (!projectUuid) throw badRequest('Project header missing.');
-  if (!UUID_RE.test(projectUuid)) throw badRequest('Project not found.');
+  if (!isUuid(projectUuid)) throw badRequest('Project not found.');
   const auth = one(headers.authorization);
   const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
   const projectKey = projectUuid.toLowerCase();

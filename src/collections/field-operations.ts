@@ -6,7 +6,7 @@ import { ErrorBag, notFound } from '../errors.ts';
 import { checkSiblings, parseFieldDoc, shapeOf, type FieldDraft } from './field-rules.ts';
 import { renameStoredValues } from './field-storage.ts';
 import { insertFields, resolveRelationTargets } from './field-write.ts';
-import { UUID_RE } from './schema-revision.ts';
+import { isUuid } from '../uuid.ts';
 import { findCollection, parseOrThrow, schemaChange, type CollectionWithFields } from './shared.ts';
 
 const reorderInput = z.object({
@@ -17,7 +17,7 @@ const reorderInput = z.object({
 });
 
 function findField(c: CollectionWithFields, uuid: string): Field {
-  const f = UUID_RE.test(uuid) ? c.fields.find((x) => x.uuid === uuid.toLowerCase()) : undefined;
+  const f = isUuid(uuid) ? c.fields.find((x) => x.uuid === uuid.toLowerCase()) : undefined;
   if (!f) throw notFound('Field not found.');
   return f;
 }

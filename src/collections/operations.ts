@@ -4,7 +4,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, validationFailed } from '../errors.ts';
 import { KEBAB_RE, checkSiblings, parseFieldDoc, type FieldDraft } from './field-rules.ts';
 import { insertFields, resolveRelationTargets } from './field-write.ts';
-import { UUID_RE } from './schema-revision.ts';
+import { isUuid } from '../uuid.ts';
 import { bagZod, findCollection, liveFields, parseOrThrow, schemaChange, type CollectionWithFields } from './shared.ts';
 
 export { serializeCollection, serializeField, flattenFields } from './serialize.ts';
@@ -137,7 +137,7 @@ export async function reorderCollections(ctx: Ctx, input: unknown): Promise<{ me
   const { collections } = parseOrThrow(reorderInput, input);
   await schemaChange(ctx, async (tx) => {
     for (const item of collections) {
-      if (!UUID_RE.test(item.uuid)) continue;
+      if (!isUuid(item.uuid)) continue;
       await tx.collection.updateMany({ where: { projectId: ctx.project.id, uuid: item.uuid.toLowerCase() }, data: { order: item.order } });
     }
   });

@@ -9,5 +9,3 @@ import type { Tx } from '../db/client.ts';
 export function bumpSchemaRevision(tx: Tx, projectId: number): Promise<Project> {
   return tx.project.update({ where: { id: projectId }, data: { schemaRevision: { increment: 1 } } });
 }
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -49,5 +49,4 @@ export interface AssetResource {
   updated_at: string;
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+export { isUuid } from '../uuid.ts';

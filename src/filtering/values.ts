@@ -1,14 +1,12 @@
+import { isUuid } from '../uuid.ts';
 import { LIMITS, type DateValue, type FilterValue, type Operator, type ReferenceValue, type ValueKind } from './ast.ts';
 
 /** A rejected value; the parser turns it into a 422 under the operator's key. */
 export class ValueError extends Error {}
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
-export const isUuid = (s: string): boolean => UUID_RE.test(s);
 
 /** Rewrites a numeric string as a JSON number literal, keeping every digit (no float rounding). */
 export function canonicalNumber(raw: string): string {

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { authorize, type Ctx } from '../context.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
+import { isUuid } from '../uuid.ts';
 import { PING_EVENT } from './events.ts';
 import { serializeLog, serializeWebhook, type WebhookLogView, type WebhookView, type WebhookWithCollections } from './serialize.ts';
 import { urlProblemOnSave } from './url-safety.ts';
 import { parsePaging, parseWebhookBody, type WebhookInput } from './validation.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WEBHOOK_NOT_FOUND = 'Webhook not found.';
 const withCollections = { collections: { include: { collection: { select: { id: true, uuid: true, name: true, slug: true } } } } } as const;
 
 /** Another project's webhook is as unknown as a missing one (spec §5 rule 4). */
 async function findWebhook(ctx: Ctx, uuid: string): Promise<WebhookWithCollections> {
-  if (!UUID_RE.test(uuid)) throw notFound(WEBHOOK_NOT_FOUND);
+  if (!isUuid(uuid)) throw notFound(WEBHOOK_NOT_FOUND);
   const w = await ctx.db.webhook.findFirst({ where: { uuid: uuid.toLowerCase(), projectId: ctx.project.id }, include: withCollections });
   if (!w) throw notFound(WEBHOOK_NOT_FOUND);
   return w;
