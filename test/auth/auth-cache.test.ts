@@ -88,6 +88,44 @@ describe('authentication cache (PostgreSQL, LISTEN/NOTIFY)', () => {
     expect(await eventually(async () => (await api('GET', `/api/posts/${post}`, undefined, headers)).status === 401)).toBe(true);
   });
 
+  it('a read that raced a revocation is not kept: the next request is refused', async () => {
+    const headers = await p.tokenWith('read');
+    const hash = (await sql.query<{ token_hash: string }>(`SELECT token_hash FROM api_tokens ORDER BY id DESC LIMIT 1`)).rows[0].token_hash;
+    await warm(`/api/posts/${post}`);
+    const cache = t.services.authCache!;
+    const db = t.services.database;
+    const query = db.query;
+    // The racing request reads the token while it is still valid, then is held before it can store
+    // what it read, until the revocation has been committed and its notification processed.
+    let arrived!: () => void;
+    const reached = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held = false;
+    db.query = (async (text: string, params?: unknown[], opts?: { name?: string }) => {
+      const rows = await query.call(db, text, params, opts);
+      if (opts?.name === 'cms_authenticate' && !held) {
+        held = true;
+        arrived();
+        await released;
+      }
+      return rows;
+    }) as typeof db.query;
+    try {
+      const racing = api('GET', `/api/posts/${post}`, undefined, headers);
+      await reached;
+      expect(cache.size).toBeGreaterThan(0);
+      await sql.query(`UPDATE api_tokens SET revoked_at = now() WHERE token_hash = $1`, [hash]);
+      // The notification dropped the project's entries (the warmed `*` token's among them).
+      expect(await eventually(async () => cache.size === 0)).toBe(true);
+      release();
+      expect((await racing).status).toBe(200);
+      expect((await api('GET', `/api/posts/${post}`, undefined, headers)).status).toBe(401);
+    } finally {
+      db.query = query;
+    }
+  });
+
   it('sees abilities changed by another process', async () => {
     const headers = await p.tokenWith('read');
     await warm(`/api/posts/${post}`, headers);
