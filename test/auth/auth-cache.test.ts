@@ -186,6 +186,26 @@ describe('authentication cache: read-your-writes without the notification', () =
     expect((await api('GET', `/api/posts/${post}`)).body.fields.title).toBe('Two');
   });
 
+  it('holds under concurrent readers refilling the cache while the writes commit', async () => {
+    let stop = false;
+    const readers = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        await api('GET', `/api/posts/${post}`);
+        await sleep(1);
+      }
+    });
+    try {
+      for (let i = 0; i < 12; i++) {
+        expect((await api('PUT', `/api/posts/${post}`, { data: { title: `v${i}` } })).status).toBe(200);
+        expect((await api('POST', `/api/posts/${post}/publish`)).status).toBe(200);
+        expect((await api('GET', `/api/posts/${post}`)).body.fields.title).toBe(`v${i}`);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(readers);
+    }
+  });
+
   it('a GraphQL mutation is visible to the very next read on this replica', async () => {
     await api('GET', `/api/posts/${post}`);
     const res = await t.graphql(
