@@ -5,7 +5,6 @@ import { AppError, badRequest, unauthenticated } from '../errors.ts';
 import { hashToken } from './tokens.ts';
 import { isUuid } from '../uuid.ts';
 
-
 export interface AuthHeaders {
   projectId?: string | string[];
   authorization?: string | string[];

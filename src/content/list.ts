@@ -4,12 +4,11 @@ import { ErrorBag, notFound } from '../errors.ts';
 import { collectionForRequest } from './schemas.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
-import { selectEntries } from './rows.ts';
+import { ENTRY_COLUMNS, selectEntries } from './rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
 import type { EntryResource, EntryRow, ReadState } from './types.ts';
-import { ENTRY_COLUMNS } from './rows.ts';
 
 /** Rows a list without `paginate` returns at most (with or without `limit`). */
 export const MAX_LIST_ROWS = 1000;
@@ -62,8 +61,8 @@ export function parseListQuery(q: Record<string, unknown>): ListQuery {
 /**
  * Lists entries of a collection. One SQL statement selects the page of rows (filters, sort and paging in
  * the database; served by the (collection_id, locale, state, id) index), one more counts when paginating
- * (or the same one counts too: selectPage), then the page is serialized with batched loads. Singletons return their one entry for the locale
- * (default locale when omitted) and ignore paging, count and first.
+ * (or the same one counts too: selectPage), then the page is serialized with batched loads. Singletons
+ * return their one entry for the locale (default locale when omitted) and ignore paging, count and first.
  */
 export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult> {
   authorize(ctx, 'read');

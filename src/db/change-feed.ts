@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { listenOn } from './listener.ts';
 
 /** The channel migration 20261123000000 notifies on. */
 export const CHANGES_CHANNEL = 'cms_changes';
@@ -32,22 +32,13 @@ export function parseChange(payload: string | undefined): Change {
 }
 
 /**
- * One dedicated connection holding `LISTEN cms_changes`, reconnecting with backoff when it drops.
- * Losing it tells every subscriber to forget everything, so a gap in notifications can never leave
- * a stale answer behind. TCP keepalive finds a dead peer; consumers also bound how long they trust
- * an answer (AUTH_CACHE_MS) for the case where nothing notices.
+ * The server's LISTEN on `cms_changes` (src/db/listener.ts). Losing the connection tells every
+ * subscriber to forget everything, so a gap in notifications can never leave a stale answer behind.
+ * Keepalive finds a dead peer; consumers also bound how long they trust an answer (AUTH_CACHE_MS)
+ * for the case where nothing notices.
  */
 export function listenForChanges(connectionString: string, log: Logger, opts: { minRetryMs?: number; maxRetryMs?: number } = {}): ChangeFeed {
-  const minRetry = opts.minRetryMs ?? 100;
-  const maxRetry = opts.maxRetryMs ?? 5000;
   const subscribers = new Set<(change: Change) => void>();
-  let client: pg.Client | undefined;
-  let live = false;
-  let session = 0;
-  let closed = false;
-  let retryMs = minRetry;
-  let timer: NodeJS.Timeout | undefined;
-
   const emit = (change: Change) => {
     for (const fn of subscribers) {
       try {
@@ -57,62 +48,26 @@ export function listenForChanges(connectionString: string, log: Logger, opts: { 
       }
     }
   };
-
-  const lost = (which: pg.Client, err?: unknown) => {
-    if (client !== which) return;
-    client = undefined;
-    const wasLive = live;
-    live = false;
-    session++;
-    emit({ kind: 'all' });
-    which.removeAllListeners('notification');
-    which.end().catch(() => {});
-    if (closed) return;
-    if (wasLive) log.warn({ err: err instanceof Error ? err.message : undefined }, 'change feed lost; answering from the database until it is back');
-    timer = setTimeout(connect, retryMs);
-    timer.unref();
-    retryMs = Math.min(retryMs * 2, maxRetry);
-  };
-
-  function connect(): void {
-    if (closed) return;
-    // Keepalive probes after 10 s idle instead of the OS default of two hours: a feed is idle most of the time.
-    const c = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: CHANGE_FEED_APPLICATION });
-    client = c;
-    c.on('notification', (msg) => {
-      if (client === c && msg.channel === CHANGES_CHANNEL) emit(parseChange(msg.payload));
-    });
-    c.on('error', (err) => lost(c, err));
-    c.on('end', () => lost(c));
-    c.connect()
-      .then(() => c.query(`LISTEN ${CHANGES_CHANNEL}`))
-      .then(() => {
-        if (client !== c || closed) return;
-        session++;
-        live = true;
-        retryMs = minRetry;
-        log.debug('change feed listening');
-      })
-      .catch((err: unknown) => lost(c, err));
-  }
-
-  connect();
+  const listener = listenOn(
+    connectionString,
+    CHANGES_CHANNEL,
+    log,
+    { notify: (payload) => emit(parseChange(payload)), lost: () => emit({ kind: 'all' }) },
+    { ...opts, applicationName: CHANGE_FEED_APPLICATION },
+  );
   return {
     get live() {
-      return live;
+      return listener.live;
     },
     get session() {
-      return session;
+      return listener.session;
     },
     subscribe(fn) {
       subscribers.add(fn);
       return () => subscribers.delete(fn);
     },
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      if (c) lost(c);
+      await listener.close();
       subscribers.clear();
     },
   };

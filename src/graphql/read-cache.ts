@@ -26,7 +26,6 @@ function cacheableOperation(schema: GraphQLSchema, operation: OperationDefinitio
   return any;
 }
 
-
 /**
  * Yoga plugin: results of content-read queries by (project, content generation, schema revision,
  * query text, variables, operation name). A hit skips execution entirely; a result with errors is

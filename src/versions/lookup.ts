@@ -6,7 +6,6 @@ import { notFound } from '../errors.ts';
 import { liveEntryByUuid } from '../content/rows.ts';
 import { isUuid } from '../content/types.ts';
 
-
 const MAX_INT4 = 2_147_483_647;
 
 /**

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { listenOn, type PgListener } from '../db/listener.ts';
 import type { DeliveryStore } from './store.ts';
 
 /** Channel the outbox writers notify at commit (src/webhooks/outbox.ts). */
@@ -18,8 +18,7 @@ export class OutboxDispatcher {
   private again = false;
   private closed = false;
   private timer?: NodeJS.Timeout;
-  private listener?: pg.Client;
-  private reconnectTimer?: NodeJS.Timeout;
+  private listener?: PgListener;
   private current: Promise<void> = Promise.resolve();
 
   constructor(
@@ -31,7 +30,11 @@ export class OutboxDispatcher {
   ) {}
 
   async start(): Promise<void> {
-    if (this.listenUrl) await this.listen();
+    if (this.listenUrl) {
+      // Waking when LISTEN is (again) in place picks up anything committed while no one listened.
+      this.listener = listenOn(this.listenUrl, OUTBOX_CHANNEL, this.log, { notify: () => this.wake(), live: () => this.wake() }, { minRetryMs: 500, maxRetryMs: 5000, applicationName: 'cms outbox dispatcher' });
+      await this.listener.ready;
+    }
     this.timer = setInterval(() => this.wake(), this.pollIntervalMs);
     this.timer.unref();
     this.wake();
@@ -66,44 +69,10 @@ export class OutboxDispatcher {
     }
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.listenUrl });
-    client.on('notification', () => this.wake());
-    client.on('error', (err) => {
-      this.log.warn({ err: err.message }, 'outbox listener lost its connection');
-      this.scheduleReconnect(client);
-    });
-    client.on('end', () => this.scheduleReconnect(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      this.listener = client;
-      // Anything committed while no one listened is picked up now.
-      this.wake();
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'could not LISTEN for outbox events; polling only until it can');
-      this.scheduleReconnect(client);
-    }
-  }
-
-  private scheduleReconnect(client: pg.Client): void {
-    if (this.closed || this.reconnectTimer) return;
-    if (this.listener === client) this.listener = undefined;
-    client.end().catch(() => {});
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      if (!this.closed) void this.listen();
-    }, 2000);
-    this.reconnectTimer.unref();
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    clearTimeout(this.reconnectTimer);
     await this.current;
-    const l = this.listener;
-    this.listener = undefined;
-    await l?.end().catch(() => {});
+    await this.listener?.close();
   }
 }

@@ -60,7 +60,6 @@ describe('bulk requests cost a constant number of SQL statements', () => {
       expect(fifty.count, `state=${state}\n${fifty.sql.join('\n')}`).toBe(one.count);
       expect(one.count).toBeLessThan(25);
       counts.push(fifty.count);
-      if (process.env.DEBUG_COUNTS) console.log(`create state=${state}: ${fifty.count}\n${fifty.sql.join('\n')}`);
     }
     // Publishing on create writes each row once, published, with version 1 in the same statement.
     expect(counts[1]).toBe(counts[0]);

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contentProject } from './helpers.ts';
 
-
 const LIST = `query($c: String!, $perPage: Int, $state: String) {
   entries(collection: $c, perPage: $perPage, state: $state) { total currentPage perPage lastPage data { uuid state isDraftDirty fields createdAt } }
 }`;
