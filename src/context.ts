@@ -1,8 +1,37 @@
+import type { Redis } from 'ioredis';
 import type { Project } from './db/generated/prisma/client.ts';
-import type { PrismaClient } from './db/client.ts';
+import type { Database, PrismaClient } from './db/client.ts';
+import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
-import type { Services } from './services.ts';
 import { requireAbility, type Ability } from './auth/abilities.ts';
+import type { AuthCache } from './auth/auth-cache.ts';
+import type { AuthRow } from './auth/credentials.ts';
+import type { WebhookRuntime } from './webhooks/runtime.ts';
+
+/**
+ * Process-wide dependencies, created once at start and handed to every request context.
+ * Domains add what they own here (queue, asset storage, caches); what only the request pipeline
+ * uses (rate budgets, the read cache) is added by src/edge/services.ts.
+ */
+export interface Services {
+  config: Config;
+  log: Logger;
+  database: Database;
+  /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
+  redis?: Redis;
+  /**
+   * Authentications held in process, dropped by the database's change notifications
+   * (src/auth/auth-cache.ts); absent with AUTH_CACHE_MS=0 and on embedded PGlite, where every
+   * request asks the database.
+   */
+  authCache?: AuthCache<AuthRow>;
+  /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
+  webhooks: WebhookRuntime;
+  /** Closes everything this process opened, in reverse order. */
+  close(): Promise<void>;
+  /** Hooks run by close(); domains register theirs as they start. */
+  onClose: Array<() => Promise<void>>;
+}
 
 /** Who is acting. Token actors come from the API; system actors are the CLI, seeding, a dashboard. */
 export type Actor =

@@ -1,3 +1,5 @@
+import type { ZodError } from 'zod';
+
 /**
  * Typed errors thrown by the operations layer. REST (src/http/error-handler.ts) and GraphQL
  * (src/graphql/errors.ts) map them to a status / extensions.code in one place each; operations never
@@ -69,6 +71,16 @@ export function validationFailed(errors: FieldErrors, message?: string): AppErro
   const more = keys.reduce((n, k) => n + errors[k].length, 0) - 1;
   const text = message ?? (more > 0 ? `${first} (and ${more} more error${more === 1 ? '' : 's'})` : first);
   return new AppError('VALIDATION_FAILED', text, { errors });
+}
+
+/** Zod issues as Laravel-style field keys (`items.0.locale`): how input validation becomes a 422. */
+export function zodToAppError(err: ZodError, prefix = ''): AppError {
+  const errors: Record<string, string[]> = {};
+  for (const issue of err.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return validationFailed(errors);
 }
 
 /** Collects field errors across a whole input before failing, so clients see every problem at once. */

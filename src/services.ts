@@ -1,48 +1,29 @@
-import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
-import type { Logger } from './logger.ts';
-import { openDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
-import { Redis } from 'ioredis';
-import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
-import { ReadCache } from './http/read-cache.ts';
-import { AuthCache } from './auth/auth-cache.ts';
-import type { AuthRow } from './auth/authenticate.ts';
-import { listenForChanges } from './db/change-feed.ts';
-import { createWebhookRuntime, type WebhookRuntime } from './webhooks/runtime.ts';
-
 /**
- * Process-wide dependencies, created once at start and handed to every request context.
- * Domains add what they own here (rate limiter, queue, asset storage, caches).
+ * The composition root: builds a process's Services once at start. Only entry points (src/main.ts,
+ * src/worker/main.ts, src/cli/) import this file; everything else receives the result typed as
+ * `Services` (src/context.ts). Checked by .dependency-cruiser.cjs.
  */
-export interface Services {
-  config: Config;
-  log: Logger;
-  database: Database;
-  /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
-  redis?: Redis;
-  rateLimiter: RateLimiter;
-  /** Published REST reads keyed by content generation (src/http/read-cache.ts); absent when READ_CACHE_MB=0. */
-  readCache?: ReadCache;
-  /**
-   * Authentications held in process, dropped by the database's change notifications
-   * (src/auth/auth-cache.ts); absent with AUTH_CACHE_MS=0 and on embedded PGlite, where every
-   * request asks the database.
-   */
-  authCache?: AuthCache<AuthRow>;
-  /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
-  webhooks: WebhookRuntime;
-  /** Closes everything this process opened, in reverse order. */
-  close(): Promise<void>;
-  /** Hooks run by close(); domains register theirs as they start. */
-  onClose: Array<() => Promise<void>>;
-}
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { EdgeServices } from './edge/services.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { listenForChanges } from './db/change-feed.ts';
+import { createRateLimiter } from './edge/rate-limit.ts';
+import { ReadCache } from './edge/read-cache.ts';
+import { AuthCache } from './auth/auth-cache.ts';
+import type { AuthRow } from './auth/credentials.ts';
+import { createWebhookRuntime } from './webhooks/runtime.ts';
+
+/** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
+export type AppServices = EdgeServices;
 
 /**
  * `authCache`: this process answers requests and should hold authentications (the server); the
  * worker and the CLI authenticate nobody and skip the extra LISTEN connection.
  */
-export async function createServices(config: Config, log: Logger, opts: { database?: Database; authCache?: boolean } = {}): Promise<Services> {
+export async function createServices(config: Config, log: Logger, opts: { database?: Database; authCache?: boolean } = {}): Promise<AppServices> {
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
   if (config.MIGRATE_ON_START) {
     const applied = await migrate(database);
@@ -56,7 +37,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   // Embedded PGlite multiplexes every connection onto one session, where LISTEN is not dependable.
   const feed = opts.authCache && config.AUTH_CACHE_MS > 0 && config.DATABASE_URL && database.kind === 'postgres' ? listenForChanges(config.DATABASE_URL, log) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
-  const services: Services = {
+  const services: AppServices = {
     config,
     log,
     database,

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Services } from '../services.ts';
+import type { Services } from '../context.ts';
 
 /** Thrown by `put` when the stream is longer than `maxBytes`. */
 export class TooLargeError extends Error {}

@@ -1,6 +1,6 @@
 import type { Field } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from '../filtering/field-indexes.ts';
 import { toFieldDef } from './model.ts';
 

@@ -6,7 +6,7 @@ import type { EntryData, EntryRow } from './types.ts';
 import { isEmptyValue, isPlainObject, label, type ValueContext } from './values/common.ts';
 import { isRepeatableScalar, normalizeObject } from './values/index.ts';
 import { resolveReferences } from './references.ts';
-import { lockWriteScope } from './persist.ts';
+import { lockWriteScope } from './write-scope.ts';
 
 export type WriteMode = 'create' | 'replace' | 'patch';
 

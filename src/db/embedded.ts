@@ -5,7 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { openPostgres, type Database } from './client.ts';
+import { openPostgres, type Database } from './postgres.ts';
 import { claimDataDir, type OwnerInfo } from './embedded-owner.ts';
 import type { Logger } from '../logger.ts';
 

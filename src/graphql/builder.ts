@@ -3,12 +3,12 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../db/generated/pothos-types.ts';
 import { getDatamodel } from '../db/generated/pothos-types.ts';
-import type { Services } from '../services.ts';
+import type { EdgeServices } from '../edge/services.ts';
 import type { Ctx } from '../context.ts';
 
 /** GraphQL context: authentication is lazy so introspection (GraphiQL) works before headers are set. */
 export interface GraphQLContext {
-  services: Services;
+  services: EdgeServices;
   request: Request;
   /** Authenticates on first call (400/401 as AppError) and memoises the operation context. */
   auth(): Promise<Ctx>;

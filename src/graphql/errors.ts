@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { operationError } from '../http/error-handler.ts';
+import { operationError } from '../edge/errors.ts';
 
 /**
  * The GraphQL side of the one error mapping: AppErrors keep their message and field map, and carry

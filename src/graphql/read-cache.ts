@@ -1,7 +1,7 @@
 import { Kind, getOperationAST, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { holds } from '../auth/abilities.ts';
-import { ReadCache } from '../http/read-cache.ts';
+import { ReadCache } from '../edge/read-cache.ts';
 import type { GraphQLContext } from './builder.ts';
 
 /**

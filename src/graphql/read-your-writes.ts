@@ -1,6 +1,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Services } from '../services.ts';
+import type { EdgeServices } from '../edge/services.ts';
+import { afterWrite } from '../edge/pipeline.ts';
 import type { GraphQLContext } from './builder.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { GraphQLContext } from './builder.ts';
  * next read here sees its own write without waiting for the change notification (src/auth/auth-cache.ts).
  * The REST adapter does the same for every non-GET route.
  */
-export function useReadYourWrites(services: Services): Plugin<GraphQLContext> {
+export function useReadYourWrites(services: EdgeServices): Plugin<GraphQLContext> {
   return {
     onExecute({ args }) {
       if (!services.authCache || getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
@@ -17,7 +18,7 @@ export function useReadYourWrites(services: Services): Plugin<GraphQLContext> {
       return {
         async onExecuteDone() {
           const ctx = await context.auth().catch(() => undefined);
-          if (ctx) services.authCache?.forgetProject(ctx.project.id);
+          if (ctx) afterWrite(services, ctx);
         },
       };
     },

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
-import type { Services } from '../services.ts';
 import type { Ctx } from '../context.ts';
-import { authenticate } from '../auth/authenticate.ts';
+import type { EdgeServices } from '../edge/services.ts';
+import { admit } from '../edge/pipeline.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
-import { rateKeyOf } from '../http/rate-limit.ts';
 import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
 import { maskError } from './errors.ts';
@@ -94,12 +93,12 @@ function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, r
   };
 }
 
-const caches = new WeakMap<Services, TypedSchemaCache>();
+const caches = new WeakMap<EdgeServices, TypedSchemaCache>();
 
 /** The typed-schema cache of a running server (observability, tests). */
-export const typedSchemaCacheOf = (services: Services): TypedSchemaCache | undefined => caches.get(services);
+export const typedSchemaCacheOf = (services: EdgeServices): TypedSchemaCache | undefined => caches.get(services);
 
-export async function mountGraphql(app: FastifyInstance, services: Services): Promise<void> {
+export async function mountGraphql(app: FastifyInstance, services: EdgeServices): Promise<void> {
   const config = services.config;
   const cache = createTypedSchemaCache(services, coreSchema);
   caches.set(services, cache);
@@ -109,13 +108,11 @@ export async function mountGraphql(app: FastifyInstance, services: Services): Pr
   const authFor = (request: Request, req: FastifyRequest): Promise<Ctx> => {
     let pending = authenticated.get(request);
     if (!pending) {
-      pending = authenticate(
-        services,
-        { projectId: request.headers.get('project-id') ?? undefined, authorization: request.headers.get('authorization') ?? undefined },
-        req.id,
-      ).then(async (ctx) => {
-        await services.rateLimiter.consume(rateKeyOf(ctx, req.ip), 'default');
-        return ctx;
+      pending = admit(services, {
+        projectId: request.headers.get('project-id') ?? undefined,
+        authorization: request.headers.get('authorization') ?? undefined,
+        ip: req.ip,
+        requestId: req.id,
       });
       authenticated.set(request, pending);
     }

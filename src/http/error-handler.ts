@@ -1,27 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ZodError } from 'zod';
-import { AppError, validationFailed } from '../errors.ts';
-import { isTransientDatabaseError } from '../db/errors.ts';
-
-/** Zod issues as Laravel-style field keys (`items.0.locale`). */
-export function zodToAppError(err: ZodError, prefix = ''): AppError {
-  const errors: Record<string, string[]> = {};
-  for (const issue of err.issues) {
-    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
-    (errors[key] ??= []).push(issue.message);
-  }
-  return validationFailed(errors);
-}
-
-/** What an operation can throw that has a status on every surface (REST here, GraphQL in src/graphql/errors.ts). */
-export function operationError(err: unknown): AppError | null {
-  if (err instanceof AppError) return err;
-  if (err instanceof ZodError) return zodToAppError(err);
-  if (isTransientDatabaseError(err)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable or busy; retry the request shortly.', { retryAfter: 1 });
-  }
-  return null;
-}
+import { AppError } from '../errors.ts';
+import { operationError } from '../edge/errors.ts';
 
 /** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
 export function toAppError(err: unknown): AppError | null {

@@ -1,10 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
-import type { Services } from '../services.ts';
-import { authenticate } from '../auth/authenticate.ts';
 import { authorize } from '../context.ts';
-import { errorHandler, zodToAppError } from './error-handler.ts';
-import { rateKeyOf } from './rate-limit.ts';
+import { zodToAppError } from '../errors.ts';
+import type { EdgeServices } from '../edge/services.ts';
+import { admit, afterWrite } from '../edge/pipeline.ts';
+import { errorHandler } from './error-handler.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -19,7 +19,7 @@ export function parseQuery(str: string): Record<string, unknown> {
   return qs.parse(str, { depth: 8, arrayLimit: 100, parameterLimit: 500, plainObjects: true, allowPrototypes: false, strictDepth: false }) as Record<string, unknown>;
 }
 
-export async function buildServer(services: Services): Promise<FastifyInstance> {
+export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
   const app = Fastify({
     // Fastify's per-request access lines cost ~10 % of a cheap request; they show at debug level only.
     // Quieter levels (error, fatal, silent) are kept as configured.
@@ -73,7 +73,7 @@ export async function buildServer(services: Services): Promise<FastifyInstance> 
   return app;
 }
 
-function registerRoute(app: FastifyInstance, services: Services, route: RouteDef): void {
+function registerRoute(app: FastifyInstance, services: EdgeServices, route: RouteDef): void {
   app.route({
     method: route.method,
     url: route.url,
@@ -85,13 +85,13 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
         headers: req.headers,
         raw: req,
         reply,
+        readCache: services.readCache,
       };
       let result;
       if (route.auth === false && route.publicHandler) {
         result = await route.publicHandler(input);
       } else {
-        const ctx = await authenticate(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization }, req.id);
-        await services.rateLimiter.consume(rateKeyOf(ctx, req.ip), route.bucket ?? 'default');
+        const ctx = await admit(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket);
         // The table's ability is checked before any body or path validation, so a caller lacking it
         // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
         if (route.ability) authorize(ctx, route.ability);
@@ -103,8 +103,7 @@ function registerRoute(app: FastifyInstance, services: Services, route: RouteDef
         try {
           result = await route.handler(ctx, input);
         } finally {
-          // Read-your-writes on this replica, whatever the change notification's timing: see AuthCache.
-          if (route.method !== 'GET') services.authCache?.forgetProject(ctx.project.id);
+          if (route.method !== 'GET') afterWrite(services, ctx);
         }
       }
       if (reply.sent) return reply;

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Project } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
-import { zodToAppError } from '../http/error-handler.ts';
-import { notFound, validationFailed } from '../errors.ts';
+import { notFound, validationFailed, zodToAppError } from '../errors.ts';
 
 export const PLANS = ['basic', 'grow', 'pro'] as const;
 export type PlanName = (typeof PLANS)[number];

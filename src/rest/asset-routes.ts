@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { defineRoutes, type RouteDef } from './route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../context.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { deleteAsset, getAsset, listAssets, parseAssetListQuery, uploadAsset } from '../assets/operations.ts';
 import { serializeAsset } from '../assets/serialize.ts';
@@ -109,10 +109,10 @@ async function serveFile(services: Services, req: FastifyRequest, reply: Fastify
  * The multipart parser applies only inside this scope, so JSON routes never see multipart bodies.
  * `register` is the server's route registration (auth, rate limit, error mapping).
  */
-export async function mountMultipartRoutes(
+export async function mountMultipartRoutes<S extends Services>(
   scope: FastifyInstance,
-  services: Services,
-  register: (app: FastifyInstance, services: Services, route: RouteDef) => void,
+  services: S,
+  register: (app: FastifyInstance, services: S, route: RouteDef) => void,
 ): Promise<void> {
   await scope.register(multipart, { limits: { fileSize: services.config.UPLOAD_LIMIT_BYTES, files: 1 } });
   for (const route of multipartRoutes) register(scope, services, route);

@@ -6,7 +6,7 @@ import { linkTranslation } from '../content/translations.ts';
 import { listEntries, parseListQuery } from '../content/list.ts';
 import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
 import { laravelPage } from '../content/paginator.ts';
-import { withPublishedEtag } from '../http/etag.ts';
+import { withPublishedEtag } from './published-read.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();

@@ -13,4 +13,4 @@ import { docsRoutes } from './docs-routes.ts';
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...docsRoutes, ...projectRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, uploadRoute, ...contentRoutes];
+export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, uploadRoute, ...contentRoutes];

@@ -2,11 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Ability } from '../auth/abilities.ts';
 import type { Ctx } from '../context.ts';
+import type { RateBucket } from '../edge/rate-limit.ts';
+import type { ReadCache } from '../edge/read-cache.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Rate-limit budget a route draws from (spec §7: bulk and webhook routes answer 429 too). */
-export type RateBucket = 'default' | 'bulk' | 'webhooks';
+export type { RateBucket };
 
 export interface RestInput {
   params: Record<string, string>;
@@ -15,6 +16,8 @@ export interface RestInput {
   headers: FastifyRequest['headers'];
   raw: FastifyRequest;
   reply: FastifyReply;
+  /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
+  readCache?: ReadCache;
 }
 
 export interface RestResult {

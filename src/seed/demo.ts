@@ -1,6 +1,6 @@
 import type { Project } from '../db/generated/prisma/client.ts';
 import { Prisma, type Tx } from '../db/client.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../context.ts';
 import { systemCtx } from '../context.ts';
 import { createProject } from '../projects/operations.ts';
 import { issueToken } from '../auth/tokens.ts';

@@ -1,4 +1,6 @@
-import type { Services } from '../services.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
 import { OutboxDispatcher } from './dispatcher.ts';
 import { WebhookHttpSender } from './http-sender.ts';
 import { LocalDeliveryRunner } from './local-runner.ts';
@@ -6,6 +8,13 @@ import { webhookOptions, type WebhookOptions } from './options.ts';
 import { DeliveryProcessor } from './processor.ts';
 import { DeliveryQueue } from './queue.ts';
 import { DeliveryStore } from './store.ts';
+
+/** What the delivery machinery needs of its process (a subset of Services, so it does not import that type). */
+export interface RuntimeDeps {
+  config: Config;
+  database: Database;
+  log: Logger;
+}
 
 /**
  * The webhook delivery machinery of one process. Every process can enqueue (admin operations do);
@@ -28,7 +37,7 @@ export interface WebhookRuntime {
   close(): Promise<void>;
 }
 
-export function createWebhookRuntime(services: Pick<Services, 'config' | 'database' | 'log'>): WebhookRuntime {
+export function createWebhookRuntime(services: RuntimeDeps): WebhookRuntime {
   return new Runtime(services);
 }
 
@@ -37,7 +46,7 @@ class Runtime implements WebhookRuntime {
   readonly mode: 'queue' | 'local';
   started = false;
   private readonly store: DeliveryStore;
-  private readonly log: Services['log'];
+  private readonly log: Logger;
   private queue?: DeliveryQueue;
   private sender?: WebhookHttpSender;
   private dispatcher?: OutboxDispatcher;
@@ -45,7 +54,7 @@ class Runtime implements WebhookRuntime {
   private timers: NodeJS.Timeout[] = [];
   private closing?: Promise<void>;
 
-  constructor(private readonly services: Pick<Services, 'config' | 'database' | 'log'>) {
+  constructor(private readonly services: RuntimeDeps) {
     this.options = webhookOptions(services.config);
     this.mode = services.config.REDIS_URL ? 'queue' : 'local';
     this.store = new DeliveryStore(services.database);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 import { AuthCache } from '../../src/auth/auth-cache.ts';
-import type { AuthRow } from '../../src/auth/authenticate.ts';
+import type { AuthRow } from '../../src/auth/credentials.ts';
 import { CHANGE_FEED_APPLICATION, type Change } from '../../src/db/change-feed.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
 import { announceSchemaRevision } from '../../src/collections/schema-effects.ts';
@@ -20,7 +20,7 @@ const until = async (check: () => boolean, ms = 5000) => {
 
 describe('typed schema cache across two replicas (PostgreSQL + Redis)', () => {
   let a: TestApp;
-  let bServices: Services;
+  let bServices: AppServices;
   let b: Awaited<ReturnType<typeof buildServer>>;
   let p: TestProject;
 

@@ -5,7 +5,7 @@ import { migratedInMemoryImage, openEmbeddedInMemory } from '../../src/db/embedd
 import { migrate } from '../../src/db/migrate.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { createProject, type CreateProjectInput } from '../../src/projects/operations.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
@@ -23,7 +23,7 @@ export interface TestProject {
 
 export interface TestApp {
   app: FastifyInstance;
-  services: Services;
+  services: AppServices;
   database: Database;
   databaseUrl?: string;
   request(opts: { method: string; url: string; headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<{

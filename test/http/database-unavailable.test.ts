@@ -6,7 +6,7 @@ import { openPostgres } from '../../src/db/client.ts';
 import { isTransientDatabaseError } from '../../src/db/errors.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
  * not a bug: 503 with Retry-After and the usual JSON body, on REST and GraphQL alike, never a masked 500.
  */
 describe('database unreachable', () => {
-  let services: Services;
+  let services: AppServices;
   let app: FastifyInstance;
   beforeAll(async () => {
     const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false' }, {});

@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
-import { createRateLimiter } from '../../src/http/rate-limit.ts';
-import type { Services } from '../../src/services.ts';
+import { createRateLimiter } from '../../src/edge/rate-limit.ts';
+import type { AppServices } from '../../src/services.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
 
@@ -22,7 +22,7 @@ describe('health endpoints', () => {
 
       // Same services, but a database that no longer answers.
       const broken = { ...t.services.database, query: () => Promise.reject(new Error('connection refused')) };
-      const app = await buildServer({ ...t.services, database: broken } as Services);
+      const app = await buildServer({ ...t.services, database: broken } as AppServices);
       const down = await get(app, '/readyz');
       expect(down.statusCode).toBe(503);
       expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'down', redis: 'ok' } });

@@ -221,7 +221,7 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
 
 describe('read cache memory', () => {
   it('releases waiting requests when the one computing a key never reports', async () => {
-    const { ReadCache } = await import('../../src/http/read-cache.ts');
+    const { ReadCache } = await import('../../src/edge/read-cache.ts');
     vi.useFakeTimers();
     try {
       const cache = new ReadCache(1_048_576);
@@ -238,7 +238,7 @@ describe('read cache memory', () => {
   });
 
   it('drops a project\u2019s older generations when a newer one is stored, and never stores an older one', async () => {
-    const { ReadCache } = await import('../../src/http/read-cache.ts');
+    const { ReadCache } = await import('../../src/edge/read-cache.ts');
     const cache = new ReadCache(1_048_576);
     const read = { json: '{}', etag: 'W/"x"' };
     cache.set('1|5|1|0|a', read);

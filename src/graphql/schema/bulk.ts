@@ -1,7 +1,7 @@
 import { builder, type GraphQLContext } from '../builder.ts';
 import { EntryType } from './entry.ts';
 import type { Ctx } from '../../context.ts';
-import { rateKeyOf } from '../../http/rate-limit.ts';
+import { drawBudget } from '../../edge/pipeline.ts';
 import {
   bulkCreateEntries,
   bulkDeleteEntries,
@@ -49,7 +49,7 @@ const BulkUpdateEntryInput = builder.inputType('BulkUpdateEntryInput', {
 /** Authenticates, then draws from the same `bulk` rate-limit budget as the REST bulk routes. */
 async function bulkCtx(context: GraphQLContext): Promise<Ctx> {
   const ctx = await context.auth();
-  if (ctx.actor.kind === 'token') await context.services.rateLimiter.consume(rateKeyOf(ctx), 'bulk');
+  await drawBudget(context.services, ctx, 'bulk');
   return ctx;
 }
 

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
 import { buildTypedSchema } from './build.ts';
 import { SCHEMA_CHANNEL } from '../../collections/schema-effects.ts';

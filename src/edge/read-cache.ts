@@ -1,6 +1,26 @@
 import { LRUCache } from 'lru-cache';
-import type { Ctx } from '../context.ts';
-import { canonical } from './etag.ts';
+
+/**
+ * What a cache key is made of: the project's identity and schema stamps and the content generation
+ * authentication read. A request context (src/context.ts) is one.
+ */
+export interface CacheScope {
+  project: { id: number; schemaRevision: number; updatedAt: Date };
+  contentGeneration?: string;
+}
+
+/** The canonical form of a query: keys sorted at every level, so `?a=1&b=2` and `?b=2&a=1` share a tag. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 
 /** A published read as it went out: the JSON text, its tag and the handler's extra headers. */
 export interface CachedRead {
@@ -41,14 +61,14 @@ export class ReadCache<V extends object = CachedRead> {
   }
 
   /** The key of a read, or null when the request has no generation (system actors). */
-  keyFor(ctx: Ctx, ...parts: string[]): string | null {
+  keyFor(ctx: CacheScope, ...parts: string[]): string | null {
     if (ctx.contentGeneration === undefined) return null;
     const p = ctx.project;
     return `${p.id}|${ctx.contentGeneration}|${p.schemaRevision}|${p.updatedAt.getTime()}|${parts.join('|')}`;
   }
 
   /** The key of a REST read: route name, request path and canonical query. */
-  restKeyFor(ctx: Ctx, route: string, path: string, query: Record<string, unknown>): string | null {
+  restKeyFor(ctx: CacheScope, route: string, path: string, query: Record<string, unknown>): string | null {
     return this.keyFor(ctx, route, path, canonical(query));
   }
 

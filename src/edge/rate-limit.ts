@@ -1,28 +1,22 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { rateLimited } from '../errors.ts';
-import type { RateBucket } from '../rest/route.ts';
 import { LeasedLimiter } from './rate-lease.ts';
-import type { Ctx } from '../context.ts';
+
+/** Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too). */
+export type RateBucket = 'default' | 'bulk' | 'webhooks';
 
 export interface RateLimiter {
   /** Takes one point from `key`'s budget in `bucket`; throws a 429 AppError with Retry-After when spent. */
   consume(key: string, bucket: RateBucket): Promise<void>;
 }
 
-/**
- * Whose budget a request draws on. Token ids are only unique within one database, and several
- * deployments (or test runs) may share one Redis: the project's UUID makes the key unique everywhere.
- */
-export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): string =>
-  ctx.actor.kind === 'token' ? `t:${ctx.project.uuid}:${ctx.actor.tokenId}` : `ip:${ip}`;
-
 /** Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. */
 const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };
 
 /**
  * Per-token fixed windows of one minute. With Redis every replica draws from the same budget, a busy
- * token in leases (src/http/rate-lease.ts) so it costs no Redis round trip per request; if
+ * token in leases (src/edge/rate-lease.ts) so it costs no Redis round trip per request; if
  * Redis is unreachable the limiter falls back to a per-process memory budget rather than failing
  * requests (rate limiting must never be the reason content writes stop).
  */

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeasedLimiter } from '../../src/http/rate-lease.ts';
+import { LeasedLimiter } from '../../src/edge/rate-lease.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
 
 /**
- * Leases over the shared Redis budget (src/http/rate-lease.ts): two LeasedLimiters over one Redis
+ * Leases over the shared Redis budget (src/edge/rate-lease.ts): two LeasedLimiters over one Redis
  * prefix stand for two replicas. What must hold: never more than the budget in total, a quiet key
  * counted exactly, a busy key costing few Redis round trips, a spent key answered without Redis.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RestInput, RestResult } from '../rest/route.ts';
+import type { RestInput, RestResult } from './route.ts';
 import type { Ctx } from '../context.ts';
-import type { CachedRead } from './read-cache.ts';
+import { canonical, type CachedRead } from '../edge/read-cache.ts';
 
 /**
  * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only
@@ -26,18 +26,6 @@ function stamps(value: unknown, out: string[]): void {
   if (typeof o.uuid === 'string' && 'published_version_id' in o) out.push(`e:${o.uuid}:${String(o.published_version_id)}`);
   else if (typeof o.uuid === 'string' && 'mime_type' in o) out.push(`a:${o.uuid}:${String(o.updated_at)}`);
   for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) stamps(v, out);
-}
-
-/** The canonical form of a query: keys sorted at every level, so `?a=1&b=2` and `?b=2&a=1` share a tag. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 export function publishedEtag(body: unknown, query: Record<string, unknown>, json = JSON.stringify(body)): string {
@@ -79,13 +67,13 @@ type Handler = (ctx: Ctx, input: RestInput) => Promise<RestResult>;
 
 /**
  * Wraps a read route: its published answers get an ETag, become 304 when the client holds them,
- * and are served from the read cache (src/http/read-cache.ts) while the project's content has not
+ * and are served from the read cache (src/edge/read-cache.ts) while the project's content has not
  * changed. `route` names the route in cache keys.
  */
 export function withPublishedEtag(route: string, handler: Handler): Handler {
   return async (ctx, input) => {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
-    const cache = ctx.services.readCache;
+    const cache = input.readCache;
     const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
     if (!cache || !key) {
       const result = await handler(ctx, input);

@@ -1,0 +1,84 @@
+/**
+ * The architecture in its written form (README, "Architecture"), checked in CI by `npm run depcheck`.
+ *
+ *   entry points (src/main.ts, src/worker/, src/cli/) ── src/services.ts (composition root)
+ *        │
+ *   src/http (Fastify: server, REST mounting)   src/graphql (Yoga, Pothos)   src/rest (route table)
+ *        └───────────────┬───────────────────────────────┘
+ *                    src/edge (per-request pipeline: authenticate, rate budget, read cache, error mapping)
+ *                        │
+ *   domains: src/{assets,auth,bulk,collections,content,filtering,projects,versions,webhooks,seed}
+ *                        │
+ *   kernel: src/context.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts ── src/db
+ *
+ * Type-only imports count: a cycle through types still ties the files' meaning together.
+ */
+const DOMAINS = 'src/(assets|auth|bulk|collections|content|filtering|projects|versions|webhooks|seed)/';
+const SURFACES = 'src/(http|rest|graphql)/';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles in src/.', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'domains-know-no-surface',
+      severity: 'error',
+      comment: 'Operations never import an HTTP/GraphQL surface or the request pipeline: they get what they need through Ctx.',
+      from: { path: `^(${DOMAINS}|src/(context|errors|config|logger|uuid)\\.ts$)` },
+      to: { path: `^(${SURFACES}|src/edge/)` },
+    },
+    {
+      name: 'edge-knows-no-surface',
+      severity: 'error',
+      comment: 'The request pipeline is shared by REST and GraphQL and knows neither (nor Fastify/Yoga).',
+      from: { path: '^src/edge/' },
+      to: { path: `^${SURFACES}` },
+    },
+    {
+      name: 'edge-knows-no-framework',
+      severity: 'error',
+      from: { path: '^src/edge/' },
+      to: { path: '(^|/)node_modules/(fastify|graphql-yoga|@pothos)/' },
+    },
+    {
+      name: 'surfaces-do-not-touch-db',
+      severity: 'error',
+      comment: 'REST routes and GraphQL resolvers reach data through operations; the builder alone needs the generated Pothos types.',
+      from: { path: '^src/(rest|graphql)/' },
+      to: { path: '^src/db/', pathNot: '^src/db/generated/(pothos-types\\.ts|prisma/)' },
+    },
+    {
+      name: 'graphql-and-rest-are-separate',
+      severity: 'error',
+      comment: 'Neither surface depends on the other.',
+      from: { path: '^src/graphql/' },
+      to: { path: '^src/(rest|http)/' },
+    },
+    {
+      name: 'rest-does-not-import-graphql',
+      severity: 'error',
+      from: { path: '^src/rest/' },
+      to: { path: '^src/(graphql|http)/' },
+    },
+    {
+      name: 'db-imports-no-domain',
+      severity: 'error',
+      comment: 'src/db is the bottom layer: it may use the logger, config and errors, nothing above.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: '^src/(db/|logger\\.ts$|config\\.ts$|errors\\.ts$|uuid\\.ts$)' },
+    },
+    {
+      name: 'composition-root-only-from-entry-points',
+      severity: 'error',
+      comment: 'src/services.ts builds the process; only entry points import it. Everything else takes Services (src/context.ts) as a type.',
+      from: { path: '^src/', pathNot: '^src/(main\\.ts|worker/|cli/)' },
+      to: { path: '^src/services\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/db/generated/prisma/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,49 @@
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  prisma: PrismaClient;
+  /** Runs a multi-statement SQL script outside Prisma's prepared statements (migrations). */
+  runScript(sql: string): Promise<void>;
+  /**
+   * Runs one parameterised statement outside Prisma (migration bookkeeping, health checks, and the
+   * per-request authentication). `name` makes it a prepared statement on each pooled connection, so
+   * PostgreSQL parses and plans a hot statement once per connection instead of once per call.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * `namedStatements: false` for servers that multiplex many client connections onto one session
+ * (pglite-socket): there a name prepared by one connection collides with the same name from another.
+ */
+export function openPostgres(connectionString: string, poolSize = 10, opts: { namedStatements?: boolean } = {}): Database {
+  const named = opts.namedStatements ?? true;
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: 'postgres',
+    prisma,
+    async runScript(sql) {
+      const client = await pool.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        client.release();
+      }
+    },
+    async query<T>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
+      const res = await pool.query(named && opts.name ? { name: opts.name, text: sql, values: params } : { text: sql, values: params });
+      return res.rows as T[];
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { Services } from '../context.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { ReadCache } from './read-cache.ts';
+
+/**
+ * What the request pipeline adds to a process's Services: the surfaces (src/http, src/graphql) are
+ * handed these; operations never see them (they get Services through Ctx).
+ */
+export interface EdgeServices extends Services {
+  rateLimiter: RateLimiter;
+  /** Published REST reads keyed by content generation (src/edge/read-cache.ts); absent when READ_CACHE_MB=0. */
+  readCache?: ReadCache;
+}
