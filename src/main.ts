@@ -5,6 +5,7 @@ import { createServices } from './services.ts';
 import { buildServer } from './http/server.ts';
 import { demoBanner, seedDemo } from './seed/demo.ts';
 import { closeOnSignal } from './process-lifecycle.ts';
+import { saveLocalGraphiqlHeaders } from './graphql/graphiql.ts';
 
 /** Where a developer on this machine reaches the server (PUBLIC_URL wins when set). */
 function baseUrl(config: Config, address: string): string {
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
   });
 
   const seed = config.SEED_DEMO ? await seedDemo(services) : null;
+  // Embedded dev install: GraphiQL opened on this machine starts with the demo headers (docs/graphql.md).
+  if (seed && !config.DATABASE_URL) await saveLocalGraphiqlHeaders(config.DATA_DIR, seed.project.uuid, seed.token);
   app = await buildServer(services);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // Webhook delivery in this process unless a separate `npm run worker` does it.

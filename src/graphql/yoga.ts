@@ -12,6 +12,7 @@ import { useQueryLimits } from './limits.ts';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
+import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -130,11 +131,9 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useSchemaAwareJit(),
       useReadYourWrites(services),
     ],
-    graphiql: {
-      title: 'Content gateway',
-      defaultQuery: DEFAULT_QUERY,
-      headers: JSON.stringify({ 'project-id': '<project uuid>', Authorization: 'Bearer <token>' }, null, 2),
-    },
+    // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
+    graphiql: graphiqlOptions(config, DEFAULT_QUERY),
+    renderGraphiQL: renderGraphiqlPage,
     context: ({ request, req }) => ({ services, request, auth: () => authFor(request, req) }),
   });
 

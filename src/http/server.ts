@@ -9,6 +9,7 @@ import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
 import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
+import { mountStaticAssets } from './static-assets.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -70,6 +71,7 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, services, route);
   await app.register((scope) => mountMultipartRoutes(scope, services, registerRoute));
   await mountGraphql(app, services);
+  mountStaticAssets(app);
   return app;
 }
 

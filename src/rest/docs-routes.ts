@@ -1,15 +1,25 @@
 import { defineRoutes, type RouteDef } from './route.ts';
 import { buildOpenApi } from './openapi.ts';
+import { rendererUrl } from './docs-assets.ts';
 
 /**
  * The API's own documentation, public (no project, no token): the OpenAPI document and a reference
- * page that renders it. The page loads its renderer (Scalar) from a CDN, so it needs internet access
- * in the browser; the JSON document itself is served from here.
+ * page that renders it with Scalar. Everything the page loads comes from this server (the renderer
+ * from /static/, see docs-assets.ts), so it works with no internet access.
  */
 
 let cached: unknown;
 
-const PAGE = `<!doctype html>
+/**
+ * Scalar's settings. `withDefaultFonts: false`: it would fetch Inter and JetBrains Mono from
+ * fonts.scalar.com; the system's fonts are used instead. No `proxyUrl`: "Test request" calls this
+ * same origin directly, never through Scalar's proxy.
+ */
+const SCALAR_CONFIGURATION = { withDefaultFonts: false, hideClientButton: true };
+
+const escapeAttribute = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const page = (renderer: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -17,9 +27,9 @@ const PAGE = `<!doctype html>
   <title>Content gateway REST API</title>
 </head>
 <body>
-  <noscript>This page renders /api/openapi.json with Scalar, loaded from a CDN: it needs JavaScript and internet access.</noscript>
-  <script id="api-reference" data-url="/api/openapi.json"></script>
-  <script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference"></script>
+  <noscript>This page renders /api/openapi.json with Scalar: it needs JavaScript.</noscript>
+  <script id="api-reference" data-url="/api/openapi.json" data-configuration="${escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION))}"></script>
+  <script src="${renderer}"></script>
 </body>
 </html>
 `;
@@ -46,13 +56,14 @@ export const docsRoutes = (routes: () => RouteDef[]): RouteDef[] =>
     url: '/api/docs',
     ability: null,
     auth: false,
-    summary: 'A browsable reference of this API (HTML; loads its renderer from a CDN)',
+    summary: 'A browsable reference of this API (HTML page; everything it loads is served here)',
     tags: ['docs'],
     successStatus: 200,
     handler: async () => ({ status: 404 }),
     publicHandler: async ({ reply }) => {
       void reply.type('text/html; charset=utf-8');
-      return { body: PAGE, headers: { 'Cache-Control': 'public, max-age=300' } };
+      // Revalidated on each visit: after an upgrade it must name the new renderer file.
+      return { body: page(await rendererUrl()), headers: { 'Cache-Control': 'no-cache' } };
     },
   },
   ]);
