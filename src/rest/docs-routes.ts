@@ -11,11 +11,14 @@ import { rendererUrl } from './docs-assets.ts';
 let cached: unknown;
 
 /**
- * Scalar's settings. `withDefaultFonts: false`: it would fetch Inter and JetBrains Mono from
- * fonts.scalar.com; the system's fonts are used instead. No `proxyUrl`: "Test request" calls this
- * same origin directly, never through Scalar's proxy.
+ * Scalar's settings, each keeping the page on this server (test/browser/pages.test.ts refuses and
+ * reports any request that leaves the machine):
+ * - `withDefaultFonts: false`: it would fetch Inter and JetBrains Mono from fonts.scalar.com;
+ * - `agent.disabled`: its AI agent panel asks api.scalar.com (through proxy.scalar.com) at load;
+ * - `hideClientButton`: a link that opens the document on client.scalar.com.
+ * No `proxyUrl`: "Test request" calls this same origin directly, never through Scalar's proxy.
  */
-const SCALAR_CONFIGURATION = { withDefaultFonts: false, hideClientButton: true };
+const SCALAR_CONFIGURATION = { withDefaultFonts: false, agent: { disabled: true }, hideClientButton: true };
 
 const escapeAttribute = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql.ts';
+import { allRoutes } from '../../src/rest/index.ts';
+import { buildOpenApi } from '../../src/rest/openapi.ts';
+import { hasChromium, launchOfflineChromium, type OfflineBrowser } from './chromium.ts';
+
+/**
+ * GraphiQL and the REST reference in a real browser with no internet: every request that leaves this
+ * machine is refused, and each test asserts none was even attempted. Screenshots of each page land in
+ * test-results/screenshots/ for people to look at.
+ */
+describe.skipIf(!hasChromium)('browser pages with no internet', () => {
+  let t: TestApp;
+  let p: TestProject;
+  let dataDir: string;
+  let base: string;
+  let browser: OfflineBrowser;
+
+  beforeAll(async () => {
+    // An embedded install whose first start kept the demo headers, as `npm start` does.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'cms-browser-'));
+    t = await startTestApp({ embedded: true, config: { DATA_DIR: dataDir } });
+    p = await t.project({ name: 'Browser project' });
+    const api = (url: string, body: unknown) => t.request({ method: 'POST', url, headers: p.headers, body });
+    await api('/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    await api('/api/posts', { state: 'published', data: { title: 'Written offline' } });
+    await saveLocalGraphiqlHeaders(dataDir, p.uuid, p.token);
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchOfflineChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** GraphiQL keeps its tabs in localStorage: the plain record of what each tab holds. */
+  async function tabs(page: Page): Promise<Array<{ query: string | null; headers: string | null }>> {
+    const raw = await page.evaluate(() => localStorage.getItem('graphiql:tabState'));
+    return raw ? (JSON.parse(raw) as { tabs: Array<{ query: string | null; headers: string | null }> }).tabs : [];
+  }
+
+  it('GraphiQL renders, opens on the example query with the first start headers, and runs a typed query', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/graphql`);
+    const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
+    await queryEditor.waitFor({ state: 'visible' });
+    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('query Project');
+    const [first] = await tabs(page);
+    expect(JSON.parse(first.headers ?? '{}')).toEqual({ 'project-id': p.uuid, Authorization: `Bearer ${p.token}` });
+    await browser.screenshot(page, 'graphiql-opened');
+
+    // A new tab starts with the same headers, not placeholders.
+    await page.getByRole('button', { name: 'New tab' }).click();
+    await expect.poll(async () => (await tabs(page)).length).toBe(2);
+    expect(JSON.parse((await tabs(page))[1].headers ?? '{}')).toEqual({ 'project-id': p.uuid, Authorization: `Bearer ${p.token}` });
+
+    // Type a query against the project's typed schema (posts) and run it.
+    await queryEditor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText('query Posts { posts { data { title } } }');
+    await page.locator('.graphiql-execute-button').click();
+    // Monaco draws spaces as non-breaking ones.
+    const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
+    await expect.poll(response).toContain('"title": "Written offline"');
+    await browser.screenshot(page, 'graphiql-query-result');
+
+    expect(browser.outside).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('the REST reference renders from this server and lists the routes', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/docs`);
+    await page.getByText('Content gateway REST API').first().waitFor({ state: 'visible' });
+    // Every path of the route table (src/rest/*-routes.ts), as the OpenAPI document names it.
+    const paths = Object.keys((buildOpenApi(allRoutes) as { paths: Record<string, unknown> }).paths);
+    expect(paths.length).toBeGreaterThan(20);
+    await expect.poll(() => page.locator('body').innerText()).toContain('/api/webhooks/{webhook}/ping');
+    const text = await page.locator('body').innerText();
+    expect(paths.filter((path) => !text.includes(path))).toEqual([]);
+    await browser.screenshot(page, 'api-reference');
+    expect(browser.outside).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+    await page.close();
+  });
+});
