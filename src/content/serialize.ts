@@ -5,6 +5,7 @@ import { serializeAsset } from '../assets/serialize.ts';
 import { contentLoaders } from './loaders.ts';
 import { renderMarkdown } from './richtext.ts';
 import type { EntryData, EntryResource, EntryRow, ReadOptions, ReadState } from './types.ts';
+import { isVisibleField, ownValue } from './visibility.ts';
 
 export type { EntryResource, ReadOptions, ReadState } from './types.ts';
 
@@ -14,14 +15,18 @@ export function sourceData(row: EntryRow, state: ReadState): EntryData {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as EntryData) : {};
 }
 
-/** Calls `visit` for every stored value of `fields` in `data`, group children included. */
-export function forEachValue(fields: FieldDef[], data: EntryData, visit: (field: FieldDef, value: unknown) => void): void {
+/**
+ * Calls `visit` for every stored value of `fields` in `data` that a read may show (src/content/visibility.ts),
+ * group children included: only what is rendered needs its references loaded.
+ */
+export function forEachVisibleValue(fields: FieldDef[], data: EntryData, visit: (field: FieldDef, value: unknown) => void): void {
   for (const field of fields) {
-    const value = data[field.name];
+    if (!isVisibleField(field)) continue;
+    const value = ownValue(data, field.name);
     if (value === undefined || value === null) continue;
     if (field.type === 'group') {
       const items = Array.isArray(value) ? value : [value];
-      for (const item of items) if (item && typeof item === 'object' && !Array.isArray(item)) forEachValue(field.children, item as EntryData, visit);
+      for (const item of items) if (item && typeof item === 'object' && !Array.isArray(item)) forEachVisibleValue(field.children, item as EntryData, visit);
     } else {
       visit(field, value);
     }
@@ -30,13 +35,6 @@ export function forEachValue(fields: FieldDef[], data: EntryData, visit: (field:
 
 const refsOf = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-
-/** Drops password hashes from stored values (e.g. before showing a version snapshot). */
-export function stripSecrets(collection: CollectionSchema, data: EntryData): EntryData {
-  const out: EntryData = {};
-  for (const [k, v] of Object.entries(data)) if (collection.byName.get(k)?.type !== 'password') out[k] = v;
-  return out;
-}
 
 interface RenderContext {
   assets: Map<string, Asset>;
@@ -76,12 +74,12 @@ function renderValue(field: FieldDef, value: unknown, r: RenderContext): unknown
   }
 }
 
-/** Every schema field appears (null when unset) except passwords and `hiddenInAPI` fields. */
+/** Every schema field appears (null when unset) except those the visibility rule hides (and `exclude`). */
 function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exclude?: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    if (field.type === 'password' || field.options.hiddenInAPI || exclude?.has(field.name)) continue;
-    out[field.name] = renderValue(field, data[field.name], r);
+    if (!isVisibleField(field) || exclude?.has(field.name)) continue;
+    out[field.name] = renderValue(field, ownValue(data, field.name), r);
   }
   return out;
 }
@@ -125,7 +123,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
     if (field.type === 'relation') for (const u of refsOf(value)) relationUuids.add(u.toLowerCase());
     else if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
   };
-  for (const data of datas) forEachValue(collection.fields, data, collect);
+  for (const data of datas) forEachVisibleValue(collection.fields, data, collect);
 
   const targets = new Map<string, EntryRow>();
   if (relationUuids.size) {
@@ -148,13 +146,13 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
     if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
   };
   for (const data of datas) {
-    forEachValue(collection.fields, data, (field, value) => {
+    forEachVisibleValue(collection.fields, data, (field, value) => {
       if (field.type !== 'relation') return;
       for (const u of refsOf(value)) {
         const target = targets.get(u.toLowerCase());
         const schema = target && schemas.get(target.collectionId);
         const d = target && schema ? nestedData(field, target) : null;
-        if (d && schema) forEachValue(schema.fields, d, collectNestedMedia);
+        if (d && schema) forEachVisibleValue(schema.fields, d, collectNestedMedia);
       }
     });
   }

@@ -3,8 +3,18 @@ import { ErrorBag } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { isRepeatableScalar } from './values/index.ts';
 import { fieldIndexKind } from '../filtering/field-indexes.ts';
+import { visibleField } from './visibility.ts';
 
-const CORE: Record<string, string> = { id: 'e.id', created_at: 'e.created_at', updated_at: 'e.updated_at', published_at: 'e.published_at' };
+/**
+ * Core columns by sort name. A Map, not an object literal: a name from the query string must never
+ * find an inherited property (`__proto__`, `constructor`), which would reach the SQL as raw text.
+ */
+const CORE = new Map<string, string>([
+  ['id', 'e.id'],
+  ['created_at', 'e.created_at'],
+  ['updated_at', 'e.updated_at'],
+  ['published_at', 'e.published_at'],
+]);
 /** Columns that are never null: their order needs no NULLS clause, so `id DESC` can walk an index backwards. */
 const NOT_NULL = new Set(['id', 'created_at', 'updated_at']);
 const TEXT_TYPES = new Set(['text', 'longtext', 'slug', 'email', 'enumeration', 'color', 'date', 'time']);
@@ -30,12 +40,15 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
       continue;
     }
     const direction = Prisma.raw(dir === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
-    if (CORE[name]) {
+    const core = CORE.get(name);
+    if (core !== undefined) {
       if (name === 'id') hasId = true;
-      parts.push(Prisma.sql`${Prisma.raw(CORE[name])} ${NOT_NULL.has(name) ? Prisma.raw(dir.toUpperCase()) : direction}`);
+      parts.push(Prisma.sql`${Prisma.raw(core)} ${NOT_NULL.has(name) ? Prisma.raw(dir.toUpperCase()) : direction}`);
       continue;
     }
-    const field = collection.byName.get(name);
+    // Hidden and password fields are unknown (same message as a missing field): an order over them
+    // would leak their values through the order of the rows.
+    const field = visibleField(collection, name);
     const sortable =
       field &&
       !isRepeatableScalar(field) &&
@@ -77,8 +90,8 @@ export function sortHasIndexOrder(sort: unknown, collection: CollectionSchema): 
   // The list indexes end in id, and id is never null: either direction is an index walk.
   if (name === 'id') return true;
   if (dir.toLowerCase() !== 'asc') return false;
-  if (CORE[name]) return false;
-  const field = collection.byName.get(name);
+  if (CORE.has(name)) return false;
+  const field = visibleField(collection, name);
   const kind = field ? fieldIndexKind(field) : null;
   return kind === 'numeric' || kind === 'text';
 }

@@ -1,5 +1,6 @@
 import type { FieldDef } from '../collections/model.ts';
 import type { CoreColumn, Operator, Target, ValueKind } from './ast.ts';
+import { isWhollyVisible } from '../content/visibility.ts';
 
 const CORE_KINDS: Record<CoreColumn, ValueKind> = {
   id: 'number',
@@ -15,7 +16,7 @@ export function coreTarget(column: CoreColumn): Target {
   return { kind: 'core', column, valueKind: CORE_KINDS[column] };
 }
 
-/** Maps a custom field to how it is compared, or null when the field cannot be filtered (password). */
+/** Maps a custom field to how it is compared, or null when the field cannot be filtered (password, a group holding hidden fields). */
 export function fieldTarget(field: FieldDef): Target | null {
   const o = field.options;
   const repeatable = o.repeatable === true;
@@ -39,8 +40,10 @@ export function fieldTarget(field: FieldDef): Target | null {
       if (o.mode === 'range') return { ...base, valueKind: o.includeTime ? 'instant_range' : 'day_range' };
       return { ...base, valueKind: o.includeTime ? 'instant' : 'day' };
     case 'json':
-    case 'group':
       return { ...base, valueKind: 'json', repeatable: false };
+    case 'group':
+      // Equality on a group compares the whole stored object, hidden children included.
+      return isWhollyVisible(field) ? { ...base, valueKind: 'json', repeatable: false } : null;
     case 'media':
       return { ...base, valueKind: 'reference', repeatable: false, multiple: o.media?.type === 2 };
     case 'relation':

@@ -3,6 +3,7 @@ import { ErrorBag, validationFailed } from '../errors.ts';
 import { LIMITS, isCoreColumn, isOperator, type Target, type WhereNode } from './ast.ts';
 import { coreTarget, describeTarget, fieldTarget, operatorsFor } from './kinds.ts';
 import { ValueError, parseOperand } from './values.ts';
+import { visibleField } from '../content/visibility.ts';
 
 /** Loads the collection a relation field points at (by internal id), or null. */
 export type CollectionLoader = (collectionId: number) => Promise<CollectionSchema | null>;
@@ -47,7 +48,9 @@ class WhereParser {
         items.push(...this.operators(coreTarget(key), value, path));
         continue;
       }
-      const field = collection.byName.get(key);
+      // Hidden and password fields are unknown here, with the very message of a missing field: a
+      // filter on them would reveal their values one guess (or one `like` character) at a time.
+      const field = visibleField(collection, key);
       if (!field) {
         this.errors.add(path, `The field '${key}' does not exist in this collection.`);
         continue;

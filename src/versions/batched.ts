@@ -1,6 +1,7 @@
-import { authorize, type Ctx } from '../context.ts';
+import type { Ctx } from '../context.ts';
 import { validationFailed, notFound } from '../errors.ts';
 import { contentLoaders } from '../content/loaders.ts';
+import { requireContentRead } from '../content/visibility.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Snapshot } from './mint.ts';
 import { diffFields } from './diff.ts';
@@ -28,7 +29,7 @@ export interface VersionConnection {
 }
 
 export async function versionPage(ctx: Ctx, entryId: number, args: VersionPageArgs): Promise<VersionConnection> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   const first = args.first ?? PAGE_DEFAULT;
   if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX) throw validationFailed({ first: [`The first argument must be between 1 and ${PAGE_MAX}.`] });
   let before: number | undefined;
@@ -42,18 +43,23 @@ export async function versionPage(ctx: Ctx, entryId: number, args: VersionPageAr
 }
 
 export function versionCount(ctx: Ctx, entryId: number): Promise<number> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   return versionLoaders(ctx).count.load(entryId);
 }
 
 /** One version by number, or null (a field on an entry answers "no such version" with null). */
 export async function versionByNumber(ctx: Ctx, entryId: number, number: number): Promise<VersionRecord | null> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   if (!Number.isInteger(number) || number < 1 || number > 2_147_483_647) return null;
   return versionLoaders(ctx).byNumber.load({ entryId, number });
 }
 
+/**
+ * A version's snapshot, wherever the version came from: a version in a mutation's result (publish,
+ * revert, label change) is metadata of that write, but its snapshot is content, so it needs `read`.
+ */
 export async function versionSnapshot(ctx: Ctx, v: VersionRecord): Promise<Snapshot> {
+  requireContentRead(ctx);
   const collection = await collectionOf(ctx, v);
   if (v.row.snapshot !== null) return publicSnapshot(v.row, collection);
   const stored = await versionLoaders(ctx).snapshot.load(v.row.id);
@@ -62,6 +68,7 @@ export async function versionSnapshot(ctx: Ctx, v: VersionRecord): Promise<Snaps
 
 /** `diff(to)`: from this version to version `to` of the same entry; 404 when `to` does not exist. */
 export async function versionDiff(ctx: Ctx, v: VersionRecord, to: number): Promise<VersionDiff> {
+  requireContentRead(ctx);
   const target = await versionByNumber(ctx, v.row.entryId, to);
   if (!target) throw notFound('Version not found.');
   const [a, b] = await Promise.all([versionSnapshot(ctx, v), versionSnapshot(ctx, target)]);

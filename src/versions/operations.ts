@@ -1,4 +1,5 @@
 import { authorize, type Ctx } from '../context.ts';
+import { requireContentRead } from '../content/visibility.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { findEntry, parseVersionNumber } from './lookup.ts';
@@ -16,7 +17,7 @@ export interface VersionWithCollection {
 
 /** GET /api/{collection}/{uuid}/versions: every kept version, newest first, without snapshots. */
 export async function listVersions(ctx: Ctx, collectionSlug: string, uuid: string): Promise<VersionRecord[]> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   return fetchVersions(ctx.db, { entryIds: [entry.id] });
@@ -24,7 +25,7 @@ export async function listVersions(ctx: Ctx, collectionSlug: string, uuid: strin
 
 /** GET /api/{collection}/{uuid}/versions/{version}: the list item plus its snapshot. */
 export async function getVersion(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown): Promise<VersionWithCollection> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   const version = await loadVersion(ctx, entry.id, parseVersionNumber(versionParam), true);
@@ -64,7 +65,7 @@ export interface VersionDiff extends SnapshotDiff {
 
 /** GET /api/{collection}/{uuid}/versions/{version}/diff?to=N: what changed from this version to version N. */
 export async function diffVersions(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown, toParam: unknown): Promise<VersionDiff> {
-  authorize(ctx, 'read');
+  requireContentRead(ctx);
   const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   const from = parseVersionNumber(versionParam);

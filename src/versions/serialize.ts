@@ -1,6 +1,7 @@
 import type { EntryVersion } from '../db/generated/prisma/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Snapshot } from './mint.ts';
+import { visibleSnapshotFields } from '../content/visibility.ts';
 
 export interface CreatedBy {
   id: number;
@@ -58,15 +59,15 @@ export function versionDetail(v: VersionRecord, collection: CollectionSchema): V
 }
 
 /**
- * The snapshot as shown. Minting already leaves password values out; this second filter covers rows
- * written before that rule or by hand, so no read path can ever show a hash.
+ * The snapshot as shown, through the visibility rule (src/content/visibility.ts): `hiddenInAPI` values
+ * are kept in the stored snapshot (a revert restores them) but never shown, and password values, which
+ * minting already leaves out, are filtered again for rows written before that rule or by hand.
+ * Detail, diff and the GraphQL fields all read snapshots through here.
  */
 export function publicSnapshot(row: EntryVersion, collection: CollectionSchema): Snapshot {
   const stored = (row.snapshot ?? {}) as Partial<Snapshot>;
-  const fields: Record<string, unknown> = { ...(stored.fields ?? {}) };
-  for (const f of collection.fields) if (f.type === 'password') delete fields[f.name];
   return {
-    fields,
+    fields: visibleSnapshotFields(collection, stored.fields),
     meta: {
       locale: stored.meta?.locale ?? row.locale,
       translation_group_id: stored.meta?.translation_group_id ?? row.translationGroupId,

@@ -5,6 +5,7 @@ import { checkCharcount, fail, isEmptyValue, isPlainObject, label, ok, requiredM
 import { parseBoolean, parseColor, parseEmail, parseEnumeration, parseNumber, parseSlug, parseString, parseTime } from './scalar.ts';
 import { parseDate } from './date.ts';
 import { normalizeReferences } from './reference.ts';
+import { ownValue } from '../visibility.ts';
 import { hashPassword } from './password.ts';
 
 export type { ValueContext, PendingRef } from './common.ts';
@@ -76,10 +77,10 @@ export function normalizeObject(
   const considered = fields.filter((f) => !opts.partial || Object.hasOwn(raw, f.name));
   for (const f of considered) {
     const key = keyPrefix + f.name;
-    const v = raw[f.name];
+    const v = ownValue(raw, f.name);
     touched.add(f.name);
     if (f.type === 'password') {
-      const stored = opts.existing?.[f.name];
+      const stored = opts.existing ? ownValue(opts.existing, f.name) : undefined;
       if (isEmptyValue(v)) {
         if (stored !== undefined) out[f.name] = stored;
         else delete out[f.name];
@@ -95,7 +96,8 @@ export function normalizeObject(
     }
     if (f.type === 'slug' && f.options.slug?.readonly) {
       // Read-only slugs are always derived from their source field; a sent value is ignored.
-      if (opts.existing?.[f.name] !== undefined) out[f.name] = opts.existing[f.name];
+      const stored = opts.existing ? ownValue(opts.existing, f.name) : undefined;
+      if (stored !== undefined) out[f.name] = stored;
       else delete out[f.name];
       continue;
     }
@@ -127,9 +129,9 @@ export function normalizeObject(
   }
 
   for (const f of fields) {
-    if (f.type !== 'slug' || !isEmptyValue(out[f.name])) continue;
+    if (f.type !== 'slug' || !isEmptyValue(ownValue(out, f.name))) continue;
     const sourceName = f.options.slug?.field;
-    const source = sourceName ? out[sourceName] : undefined;
+    const source = sourceName ? ownValue(out, sourceName) : undefined;
     if (typeof source !== 'string' || source.trim() === '') continue;
     const generated = slugify(source).slice(0, 200).replace(/-+$/, '');
     if (!generated) continue;
@@ -139,7 +141,7 @@ export function normalizeObject(
   }
 
   for (const f of considered) {
-    if (f.validations.required?.status && isEmptyValue(out[f.name])) vc.bag.add(keyPrefix + f.name, requiredMessage(f));
+    if (f.validations.required?.status && isEmptyValue(ownValue(out, f.name))) vc.bag.add(keyPrefix + f.name, requiredMessage(f));
   }
   return { touched, generatedSlugs };
 }

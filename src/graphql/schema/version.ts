@@ -34,7 +34,7 @@ const SnapshotMetaType = builder.objectRef<Snapshot['meta']>('VersionSnapshotMet
 });
 
 const SnapshotType = builder.objectRef<Snapshot>('VersionSnapshot').implement({
-  description: 'The immutable published content: field values in the write shape (passwords never included).',
+  description: 'The immutable published content: field values in the write shape (password and `hiddenInAPI` fields never included).',
   fields: (t) => ({
     fields: t.field({ type: 'JSON', resolve: (s) => s.fields }),
     meta: t.field({ type: SnapshotMetaType, resolve: (s) => s.meta }),
@@ -81,10 +81,18 @@ export const EntryVersionType = builder.objectRef<VersionRecord>('EntryVersion')
     updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.row.updatedAt }),
     createdBy: t.field({ type: VersionCreatorType, nullable: true, resolve: (v) => v.createdBy }),
     isCurrentPublished: t.boolean({ resolve: (v) => v.currentVersionId === v.row.id }),
-    snapshot: t.field({ type: SnapshotType, resolve: async (v, _args, c) => versionSnapshot(await c.auth(), v) }),
+    // Content, so it needs `read` even on a mutation's result: nullable, so a token without it gets
+    // null and a FORBIDDEN error on this field alone while the rest of the result (and the write) stands.
+    snapshot: t.field({
+      type: SnapshotType,
+      nullable: true,
+      description: 'The published content (needs `read`; hidden and password fields never included).',
+      resolve: async (v, _args, c) => versionSnapshot(await c.auth(), v),
+    }),
     diff: t.field({
       type: DiffType,
-      description: 'Compares this version with version `to` of the same entry.',
+      nullable: true,
+      description: 'Compares this version with version `to` of the same entry (needs `read`).',
       args: { to: t.arg.int({ required: true }) },
       resolve: async (v, args, c) => versionDiff(await c.auth(), v, args.to),
     }),
@@ -110,7 +118,9 @@ const ConnectionType = builder.objectRef<VersionConnection>('EntryVersionConnect
 builder.objectFields(EntryType, (t) => ({
   versions: t.field({
     type: ConnectionType,
-    description: `Versions of this entry, newest first (first: 1..${PAGE_MAX}, default ${PAGE_DEFAULT}).`,
+    // Needs `read`: nullable so that on a write's result (a create-only token) only this field fails.
+    nullable: true,
+    description: `Versions of this entry, newest first (first: 1..${PAGE_MAX}, default ${PAGE_DEFAULT}); needs \`read\`.`,
     args: { first: t.arg.int(), after: t.arg.string() },
     resolve: async (e, args, c) => versionPage(await c.auth(), entryIdOf(e), args),
   }),

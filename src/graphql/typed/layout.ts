@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
+import { isVisibleField } from '../../content/visibility.ts';
 import {
   NameRegistry,
   claimCollectionType,
@@ -15,7 +16,7 @@ export interface FieldLayout {
   def: FieldDef;
   /** Field name on the object type and in every input. */
   name: string;
-  /** Shown on the object type (passwords and `hiddenInAPI` fields are write-only). */
+  /** Shown on the object type, in filters and sorts (src/content/visibility.ts: passwords and `hiddenInAPI` fields are write-only). */
   output: boolean;
   enumName?: string;
   groupType?: string;
@@ -32,7 +33,7 @@ export interface CollectionLayout {
 function layoutFields(owner: string, defs: FieldDef[], registry: NameRegistry, types: NameRegistry): FieldLayout[] {
   return defs.map((def) => {
     const name = claimFieldName(registry, def.name);
-    const layout: FieldLayout = { def, name, output: def.type !== 'password' && !def.options.hiddenInAPI };
+    const layout: FieldLayout = { def, name, output: isVisibleField(def) };
     const base = `${owner}${pascalCase(def.name) || 'Field'}`;
     if (def.type === 'enumeration') layout.enumName = types.claim(base);
     if (def.type === 'group') {

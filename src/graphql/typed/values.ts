@@ -2,6 +2,7 @@ import type { FieldDef } from '../../collections/model.ts';
 import type { AssetResource, EntryResource } from '../../content/types.ts';
 import type { GraphQLContext } from '../builder.ts';
 import { linkMode, loadLinked } from './loaders.ts';
+import { requireContentRead } from '../../content/visibility.ts';
 import { isRecord, typedEntry, type TypedEntry, type TypedGroup } from './model.ts';
 import type { DateRangeValue } from './shared.ts';
 
@@ -87,6 +88,8 @@ export async function relationValue(
   let loaded = new Map<string, EntryResource>();
   if (uuids.length) {
     const ctx = await context.auth();
+    // Entries linked below the first level are a read of their own, also under a write's result.
+    requireContentRead(ctx);
     const found = await loadLinked(ctx, targetCollectionId, linkMode(state, field.options.includeDraft), uuids);
     loaded = new Map(uuids.flatMap((u, i) => {
       const r = found[i];
