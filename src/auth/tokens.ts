@@ -26,6 +26,8 @@ export function parseGrants(input: string[] | string): Grant[] {
 export interface IssuedToken {
   id: number;
   token: string;
+  /** The token's first characters, stored in clear so listings can tell tokens apart. */
+  prefix: string;
   name: string;
   abilities: Grant[];
 }
@@ -48,7 +50,7 @@ export async function issueToken(
       abilities,
     },
   });
-  return { id: row.id, token, name: row.name, abilities };
+  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities };
 }
 
 /** What an operator may see of a token: never the secret nor its hash. */
