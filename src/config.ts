@@ -6,16 +6,18 @@ import { z } from 'zod';
  * carry passwords).
  */
 
-const bool = (fallback: boolean) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .optional()
-    .refine((v) => v === undefined || ['true', 'false', '1', '0', 'yes', 'no', ''].includes(v), {
-      message: 'must be true or false (also accepted: 1/0, yes/no)',
-    })
-    .transform((v) => (v === undefined || v === '' ? fallback : v === 'true' || v === '1' || v === 'yes'));
+/** A boolean that may be left unset (undefined), for defaults that depend on other settings. */
+const optionalBool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .optional()
+  .refine((v) => v === undefined || ['true', 'false', '1', '0', 'yes', 'no', ''].includes(v), {
+    message: 'must be true or false (also accepted: 1/0, yes/no)',
+  })
+  .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1' || v === 'yes'));
+
+const bool = (fallback: boolean) => optionalBool.transform((v) => v ?? fallback);
 
 const int = (fallback: number, min: number, max: number) =>
   z
@@ -46,40 +48,44 @@ const url = (schemes: string[], example: string) =>
     )
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
-const envSchema = z.object({
-  PORT: int(4000, 0, 65535),
-  HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
-  DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
-  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
-  REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
-  MIGRATE_ON_START: bool(true),
-  RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
-  WEBHOOK_ALLOW_HTTP: bool(false),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
-  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
-  WEBHOOK_MAX_ATTEMPTS: int(6, 1, 50),
-  WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
-  WEBHOOK_LOG_RETENTION_DAYS: int(30, 1, 3650),
-  WORKER_IN_PROCESS: bool(true),
-  SEED_DEMO: bool(true),
-  BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
-  UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),
-  READ_CACHE_MB: int(64, 0, 65_536),
-  AUTH_CACHE_MS: int(1000, 0, 3_600_000),
-  GRAPHQL_INTROSPECTION: bool(true),
-  GRAPHQL_MAX_DEPTH: int(10, 1, 100),
-  GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
-  PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
-  LOG_LEVEL: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .optional()
-    .refine((v) => v === undefined || v === '' || ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
-      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
-});
+const envSchema = z
+  .object({
+    PORT: int(4000, 0, 65535),
+    HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
+    DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
+    DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
+    REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
+    MIGRATE_ON_START: bool(true),
+    RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
+    WEBHOOK_ALLOW_HTTP: bool(false),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
+    WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
+    WEBHOOK_MAX_ATTEMPTS: int(6, 1, 50),
+    WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
+    WEBHOOK_LOG_RETENTION_DAYS: int(30, 1, 3650),
+    WORKER_IN_PROCESS: bool(true),
+    SEED_DEMO: optionalBool,
+    BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
+    UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),
+    READ_CACHE_MB: int(64, 0, 65_536),
+    AUTH_CACHE_MS: int(1000, 0, 3_600_000),
+    GRAPHQL_INTROSPECTION: bool(true),
+    GRAPHQL_MAX_DEPTH: int(10, 1, 100),
+    GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
+    PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
+    LOG_LEVEL: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .optional()
+      .refine((v) => v === undefined || v === '' || ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
+        message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
+  })
+  // The demo project (with a `*` token printed to the log) is for trying the embedded default; a
+  // deployment with its own PostgreSQL must not get one unless it asks.
+  .transform((c) => ({ ...c, SEED_DEMO: c.SEED_DEMO ?? c.DATABASE_URL === undefined }));
 
 export type Config = z.output<typeof envSchema>;
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
-import { ErrorBag, notFound } from '../errors.ts';
+import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { isGrant, type Grant } from './abilities.ts';
 
 const PREFIX = 'cms_';
@@ -26,6 +26,8 @@ export function parseGrants(input: string[] | string): Grant[] {
 export interface IssuedToken {
   id: number;
   token: string;
+  /** The token's first characters, stored in clear so listings can tell tokens apart. */
+  prefix: string;
   name: string;
   abilities: Grant[];
 }
@@ -48,5 +50,54 @@ export async function issueToken(
       abilities,
     },
   });
-  return { id: row.id, token, name: row.name, abilities };
+  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities };
+}
+
+/** What an operator may see of a token: never the secret nor its hash. */
+export interface TokenSummary {
+  id: number;
+  name: string;
+  prefix: string;
+  abilities: string[];
+  lastUsedAt: Date | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+const summaryColumns = { id: true, name: true, prefix: true, abilities: true, lastUsedAt: true, createdAt: true, revokedAt: true } as const;
+
+async function projectIdOf(db: Tx, projectUuid: string): Promise<number> {
+  const project = await db.project.findUnique({ where: { uuid: projectUuid }, select: { id: true } });
+  if (!project) throw notFound('Project not found.');
+  return project.id;
+}
+
+/** A project's tokens, revoked ones included (an operator auditing access needs both), oldest first. */
+export async function listTokens(db: Tx, projectUuid: string): Promise<TokenSummary[]> {
+  const projectId = await projectIdOf(db, projectUuid);
+  return db.apiToken.findMany({ where: { projectId }, select: summaryColumns, orderBy: { id: 'asc' } });
+}
+
+/**
+ * Revokes one token of a project, named by its id, its listed prefix, or the whole secret (someone
+ * holding a leaked token need not look it up first). Revoking twice is harmless: the first
+ * revocation time is kept. Servers holding the token in their authentication cache drop it when the
+ * commit's change notification arrives.
+ */
+export async function revokeToken(db: Tx, input: { projectUuid: string; token: string }): Promise<TokenSummary> {
+  const projectId = await projectIdOf(db, input.projectUuid);
+  const ref = input.token.trim();
+  const where = /^\d+$/.test(ref)
+    ? { projectId, id: Number(ref) }
+    : ref.length > 16
+      ? { projectId, tokenHash: hashToken(ref) }
+      : { projectId, prefix: ref };
+  if ('id' in where && !Number.isSafeInteger(where.id)) throw notFound('Token not found.');
+  const matches = await db.apiToken.findMany({ where, select: summaryColumns, take: 2 });
+  if (matches.length === 0) throw notFound('Token not found in this project.');
+  if (matches.length > 1) throw validationFailed({ token: [`The prefix "${ref}" names more than one token: revoke by id.`] });
+  const { id } = matches[0];
+  // Only a live token gets a revocation time, so concurrent revocations keep the first one.
+  await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  return db.apiToken.findUniqueOrThrow({ where: { id }, select: summaryColumns });
 }

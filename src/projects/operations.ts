@@ -109,3 +109,8 @@ export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Proje
   ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales, defaultLocale: code } });
   return ctx.project;
 }
+
+/** Every project, oldest first: for the operator (CLI), who has no token to ask the API with. */
+export async function listProjects(db: Tx): Promise<Project[]> {
+  return db.project.findMany({ orderBy: { id: 'asc' } });
+}

@@ -13,7 +13,7 @@ async function cli(argv: string[], env: Record<string, string>) {
   let out = '';
   let err = '';
   const code = await runCli(argv, { LOG_LEVEL: 'silent', ...env }, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err, json: code === 0 ? JSON.parse(out) : undefined };
+  return { code, out, err, json: code === 0 && argv.includes('--json') ? JSON.parse(out) : undefined };
 }
 
 describe('cms CLI', () => {
@@ -29,8 +29,8 @@ describe('cms CLI', () => {
     await drop();
   });
 
-  it('project create prints one JSON object with the defaults', async () => {
-    const r = await cli(['project', 'create', '--name', 'Acme'], { DATABASE_URL: url });
+  it('project create with --json prints one JSON object with the defaults', async () => {
+    const r = await cli(['project', 'create', '--name', 'Acme', '--json'], { DATABASE_URL: url });
     expect(r.code).toBe(0);
     expect(r.out.trim().split('\n')).toHaveLength(1);
     expect(r.json).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', plan: 'basic', default_locale: 'en', locales: ['en'] });
@@ -39,32 +39,41 @@ describe('cms CLI', () => {
   });
 
   it('project create takes plan, locales and the default locale', async () => {
-    const r = await cli(['project', 'create', '--name', 'Intl', '--plan', 'pro', '--locales', 'en,FR,de', '--default-locale', 'fr'], { DATABASE_URL: url });
+    const r = await cli(['project', 'create', '--name', 'Intl', '--plan', 'pro', '--locales', 'en,FR,de', '--default-locale', 'fr', '--json'], { DATABASE_URL: url });
     expect(r.json).toMatchObject({ name: 'Intl', plan: 'pro', default_locale: 'fr', locales: ['en', 'fr', 'de'] });
   });
 
   it('token create issues a working token with the given abilities', async () => {
-    const p = (await cli(['project', 'create', '--name', 'T'], { DATABASE_URL: url })).json;
-    const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read,admin', '--name', 'ci'], { DATABASE_URL: url });
+    const p = (await cli(['project', 'create', '--name', 'T', '--json'], { DATABASE_URL: url })).json;
+    const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read,admin', '--name', 'ci', '--json'], { DATABASE_URL: url });
     expect(r.code).toBe(0);
-    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'token']);
-    expect(r.json.abilities).toEqual(['read', 'admin']);
+    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'id', 'name', 'prefix', 'token']);
+    expect(r.json).toMatchObject({ name: 'ci', abilities: ['read', 'admin'], prefix: r.json.token.slice(0, 12) });
     const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(r.json.token) } });
-    expect(row).toMatchObject({ name: 'ci', abilities: ['read', 'admin'] });
-    const star = await cli(['token', 'create', '--project', p.uuid, '--abilities', '*'], { DATABASE_URL: url });
+    expect(row).toMatchObject({ id: r.json.id, name: 'ci', abilities: ['read', 'admin'] });
+    const star = await cli(['token', 'create', '--project', p.uuid, '--abilities', '*', '--json'], { DATABASE_URL: url });
     expect(star.json.abilities).toEqual(['*']);
+    // Without --json a person reads the secret and how to send it.
+    const human = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read'], { DATABASE_URL: url });
+    expect(human.out).toMatch(/only time the secret is shown/);
+    expect(human.out).toMatch(new RegExp(`project-id: ${p.uuid}\n  Authorization: Bearer cms_\\S{43}\\n$`));
   });
 
   it('bad arguments exit 2 with a message on stderr and nothing on stdout', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [[], /Usage/],
-      [['nope'], /Unknown command "nope"/],
-      [['project', 'create'], /--name is required/],
-      [['project', 'create', '--name', 'X', '--plan', 'gold'], /--plan must be one of basic, grow, pro/],
-      [['project', 'create', '--name', 'X', '--nme', 'y'], /Unknown option '--nme'/],
+      [[], /Usage: cms/],
+      [['project'], /Usage: cms project/],
+      [['nope'], /unknown command 'nope'/],
+      [['project', 'create'], /required option '--name <name>' not specified/],
+      [['project', 'create', '--name', 'X', '--plan', 'gold'], /'gold' is invalid\. Allowed choices are basic, grow, pro/],
+      [['project', 'create', '--name', 'X', '--nme', 'y'], /unknown option '--nme'/],
       [['project', 'create', '--name', 'X', '--locales', 'english!'], /locale/],
-      [['token', 'create', '--abilities', 'read'], /--project is required/],
-      [['token', 'create', '--project', 'abc', '--abilities', 'read'], /--project must be a project UUID/],
+      [['project', 'create', '--name', 'X', '--locales', ','], /--locales needs at least one locale/],
+      [['project', 'list', 'extra'], /too many arguments/],
+      [['token', 'create', '--abilities', 'read'], /required option '--project <uuid>' not specified/],
+      [['token', 'create', '--project', 'abc', '--abilities', 'read'], /Expected a project UUID/],
+      [['token', 'list', '--project', '00000000-0000-4000-8000-000000000000'], /Project not found/],
+      [['token', 'revoke', '--project', '00000000-0000-4000-8000-000000000000'], /missing required argument 'token'/],
       [['token', 'create', '--project', '00000000-0000-4000-8000-000000000000', '--abilities', 'read'], /Project not found/],
       [['token', 'create', '--project', '00000000-0000-4000-8000-000000000000', '--abilities', 'read,fly'], /Unknown ability "fly"/],
     ];
@@ -86,13 +95,14 @@ describe('cms CLI', () => {
   });
 
   it('migrate reports what it applied (nothing on a migrated database)', async () => {
-    const r = await cli(['migrate'], { DATABASE_URL: url });
+    const r = await cli(['migrate', '--json'], { DATABASE_URL: url });
     expect(r).toMatchObject({ code: 0, json: { applied: [] } });
+    expect((await cli(['migrate'], { DATABASE_URL: url })).out).toBe('Nothing to apply: the database is up to date.\n');
   });
 
-  it('runs as `npx cms` through bin/cms.js: stdout is exactly one JSON line, logs stay on stderr', async () => {
+  it('runs as `npx cms` through bin/cms.js: with --json stdout is exactly one JSON line, logs stay on stderr', async () => {
     const root = resolve(import.meta.dirname, '../..');
-    const { stdout } = await run('npx', ['--no-install', 'cms', 'project', 'create', '--name', 'Bin', '--locales', 'en,fr'], {
+    const { stdout } = await run('npx', ['--no-install', 'cms', 'project', 'create', '--name', 'Bin', '--locales', 'en,fr', '--json'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'info' },
     });
@@ -103,6 +113,6 @@ describe('cms CLI', () => {
     const bad = await run('node', ['bin/cms.js', 'project', 'create'], { cwd: root, env: { ...process.env, DATABASE_URL: url } }).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/--name is required/);
+    expect(bad.stderr).toMatch(/required option '--name <name>' not specified/);
   }, 120_000);
 });

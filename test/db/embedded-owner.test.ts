@@ -93,10 +93,10 @@ describe('embedded data directory ownership', () => {
     expect((await model.json()).map((c: { slug: string }) => c.slug)).toEqual(['authors', 'posts']);
 
     // A second process: the CLI reaches the server's PGlite through its socket.
-    const created = await cms(dataDir, ['project', 'create', '--name', 'From the CLI']);
+    const created = await cms(dataDir, ['project', 'create', '--name', 'From the CLI', '--json']);
     const project = JSON.parse(created.stdout);
     expect(created.stderr).toMatch(/connecting through the owning process/);
-    const token = JSON.parse((await cms(dataDir, ['token', 'create', '--project', project.uuid, '--abilities', 'read'])).stdout).token;
+    const token = JSON.parse((await cms(dataDir, ['token', 'create', '--project', project.uuid, '--abilities', 'read', '--json'])).stdout).token;
     const res = await fetch(`${server.url}/api`, { headers: { 'project-id': project.uuid, authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ uuid: project.uuid, name: 'From the CLI' });
@@ -106,7 +106,7 @@ describe('embedded data directory ownership', () => {
     // A killed owner leaves a stale claim; the next process takes over and finds the data intact.
     await stop(server.child, 'SIGKILL');
     expect(existsSync(ownerFile(dataDir))).toBe(true);
-    const again = await cms(dataDir, ['token', 'create', '--project', project.uuid, '--abilities', '*']);
+    const again = await cms(dataDir, ['token', 'create', '--project', project.uuid, '--abilities', '*', '--json']);
     expect(JSON.parse(again.stdout).abilities).toEqual(['*']);
     expect(again.stderr).toMatch(/this process owns the data directory/);
     // The CLI released its claim on exit.

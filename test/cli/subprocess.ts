@@ -1,0 +1,20 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const root = resolve(import.meta.dirname, '../..');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node bin/cms.js …` (what `npx cms` runs) as its own process. */
+export function cms(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['bin/cms.js', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createPrivateDatabase } from '../db/private-db.ts';
+import { root } from '../cli/subprocess.ts';
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  ports?: unknown[];
+  expose?: string[];
+  profiles?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  volumes?: string[];
+}
+
+// `merge: true`: the file shares its environment through a YAML merge key (<<: *cms-env), as Compose does.
+const compose = parse(readFileSync(`${root}/docker-compose.yml`, 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const { app, worker, proxy } = compose.services;
+
+function run(cmd: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((done) => {
+    execFile(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 }, (err) =>
+      done(err ? (typeof err.code === 'number' ? err.code : 1) : 0),
+    );
+  });
+}
+
+describe('docker-compose.yml', () => {
+  it('API replicas leave webhook delivery to a worker service that always runs with them', () => {
+    expect(app.environment?.WORKER_IN_PROCESS).toBe('false');
+    expect(worker).toBeDefined();
+    expect(worker.profiles).toBeUndefined(); // not opt-in: without it no webhook would be delivered
+    expect(worker.environment?.WORKER_IN_PROCESS).toBeUndefined(); // the worker entry point ignores it
+    expect(worker.command).toEqual(['node', '--import', 'tsx', 'src/worker/main.ts']);
+    expect(existsSync(`${root}/${worker.command![3]}`)).toBe(true);
+    for (const s of [app, worker]) expect(s.environment).toMatchObject({ DATABASE_URL: expect.stringMatching(/^postgresql:\/\//), REDIS_URL: expect.stringMatching(/^redis:\/\//) });
+  });
+
+  it('no API replica publishes a fixed host port: only the proxy does, so --scale app=N works', () => {
+    expect(app.ports).toBeUndefined();
+    expect(app.expose).toEqual(['4000']);
+    const publishing = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([name]) => name);
+    expect(publishing).toEqual(['proxy']);
+    const mount = proxy.volumes?.find((v) => v.endsWith(':/etc/caddy/Caddyfile:ro'));
+    expect(mount).toBeDefined();
+    const caddyfile = readFileSync(`${root}/${mount!.split(':')[0]}`, 'utf8');
+    // The proxy balances over every replica of the app service, found by DNS, on the exposed port.
+    expect(caddyfile).toMatch(/dynamic a app 4000\b/);
+  });
+
+  it('production does not seed a demo project (no `*` token in the logs)', () => {
+    expect(app.environment?.SEED_DEMO).toBe('false');
+    expect(worker.environment?.SEED_DEMO).toBe('false');
+  });
+
+  describe("the worker's health check", () => {
+    let url: string;
+    let drop: () => Promise<void>;
+    beforeAll(async () => ({ url, drop } = await createPrivateDatabase('cms_compose')));
+    afterAll(() => drop());
+
+    it('is not the HTTP /readyz one (the worker serves no HTTP)', () => {
+      const test = worker.healthcheck?.test ?? [];
+      expect(worker.healthcheck?.disable).toBeUndefined();
+      expect(test[0]).toBe('CMD');
+      expect(test.join(' ')).not.toMatch(/readyz|fetch|http/);
+    });
+
+    it('passes while the database and Redis answer and fails when one does not', async () => {
+      const cmd = worker.healthcheck!.test!.slice(1);
+      expect(await run(cmd, { DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:6379' })).toBe(0);
+      expect(await run(cmd, { DATABASE_URL: url, REDIS_URL: 'redis://127.0.0.1:1' })).toBe(1);
+      expect(await run(cmd, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nope', REDIS_URL: 'redis://127.0.0.1:6379' })).toBe(1);
+    }, 120_000);
+  });
+});
