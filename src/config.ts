@@ -46,6 +46,29 @@ const url = (schemes: string[], example: string) =>
     )
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
+/** An optional whole number; empty means unset. */
+const optionalInt = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max), {
+      message: `must be a whole number from ${min} to ${max}`,
+    })
+    .transform((v) => (v === undefined || v === '' ? undefined : Number(v)));
+
+/**
+ * CORS_ORIGINS: empty = no cross-origin access, `*` = any origin (never with credentials), else a
+ * comma-separated list of exact origins (`https://app.example.com`), each allowed with credentials.
+ */
+const origins = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean))
+  .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), {
+    message: 'must be empty, * or a comma-separated list of origins such as https://app.example.com',
+  });
+
 const envSchema = z.object({
   PORT: int(4000, 0, 65535),
   HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
@@ -69,6 +92,16 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
+  SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
+  DATABASE_CONNECT_TIMEOUT_MS: int(60_000, 0, 3_600_000),
+  METRICS_PORT: optionalInt(1, 65535),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v)),
+  CORS_ORIGINS: origins,
+  COMPRESSION_MIN_BYTES: int(1024, 1, 100 * 1_048_576),
   PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
   LOG_LEVEL: z
     .string()

@@ -12,6 +12,7 @@ import { useQueryLimits } from './limits.ts';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
+import { useOperationMetrics } from './metrics.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -121,6 +122,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
+    cors: false, // one CORS policy for both surfaces: src/http/cors.ts
     logging: services.log,
     maskedErrors: { maskError },
     plugins: [
@@ -129,6 +131,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
+      useOperationMetrics(services),
     ],
     graphiql: {
       title: 'Content gateway',
