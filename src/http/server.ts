@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { authorize } from '../context.ts';
 import { zodToAppError } from '../errors.ts';
@@ -31,7 +31,7 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   const app = Fastify({
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQuery, ...routing },
     requestIdHeader: false,

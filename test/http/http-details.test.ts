@@ -203,4 +203,14 @@ describe('compression', () => {
     expect(gql.headers['content-encoding']).toBeUndefined();
     expect(gql.json().data.project.uuid).toBe(p.uuid);
   });
+
+  it('server-sent events (GraphQL over text/event-stream) are neither compressed nor buffered', async () => {
+    const query = JSON.stringify({ query: '{ __schema { types { name fields { name } } } }' });
+    const res = await inject(t.app, 'POST', '/graphql', { ...p.headers, 'content-type': 'application/json', accept: 'text/event-stream', 'accept-encoding': 'br, gzip' }, query);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    // Yoga marks event streams `Content-Encoding: none` so that no proxy buffers them either.
+    expect(['none', undefined]).toContain(res.headers['content-encoding']);
+    expect(res.body).toMatch(/^event: next\ndata: \{"data":\{"__schema"/m);
+  });
 });
