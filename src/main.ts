@@ -21,6 +21,7 @@ function baseUrl(config: Config, address: string): string {
  * long enough for busy keep-alive clients to be told, short against the grace period.
  */
 const settleMs = (graceMs: number) => Math.min(1000, Math.floor(graceMs / 4));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   let config: Config;
@@ -45,7 +46,11 @@ async function main(): Promise<void> {
     async drain() {
       if (app) {
         app.beginDrain();
-        await new Promise((r) => setTimeout(r, settleMs(config.SHUTDOWN_GRACE_MS)));
+        await sleep(settleMs(config.SHUTDOWN_GRACE_MS));
+        // New connections are refused from here; requests already on their way are still answered.
+        const stopped = app.stopAccepting();
+        await sleep(100);
+        void stopped;
       }
       // Stop accepting and let in-flight requests finish, while the in-process webhook worker
       // finishes the deliveries it is sending (it takes no new ones).

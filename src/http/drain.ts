@@ -1,3 +1,4 @@
+import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { EdgeServices } from '../edge/services.ts';
 
@@ -7,6 +8,13 @@ declare module 'fastify' {
     readonly draining: boolean;
     /** Starts the drain; the listener itself closes with `app.close()`. */
     beginDrain(): void;
+    /**
+     * Closes the listening socket only. Node's http `server.close()` (which `app.close()` calls)
+     * also destroys every connection without a request in progress, including one accepted a moment
+     * ago whose request is still on its way: that client would see a reset. Closing the listener
+     * first, and `app.close()` a little later, lets those requests arrive and be answered.
+     */
+    stopAccepting(): Promise<void>;
   }
 }
 
@@ -25,6 +33,7 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
   app.decorate('beginDrain', () => {
     draining = true;
   });
+  app.decorate('stopAccepting', () => new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve())));
   app.addHook('onSend', async (_req, reply) => {
     if (draining) void reply.header('connection', 'close');
   });
