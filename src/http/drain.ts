@@ -34,8 +34,9 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
     draining = true;
   });
   app.decorate('stopAccepting', () => new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve())));
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (draining) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
