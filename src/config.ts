@@ -48,41 +48,74 @@ const url = (schemes: string[], example: string) =>
     )
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
+/** An optional whole number; empty means unset. */
+const optionalInt = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max), {
+      message: `must be a whole number from ${min} to ${max}`,
+    })
+    .transform((v) => (v === undefined || v === '' ? undefined : Number(v)));
+
+/**
+ * CORS_ORIGINS: empty = no cross-origin access, `*` = any origin (never with credentials), else a
+ * comma-separated list of exact origins (`https://app.example.com`), each allowed with credentials.
+ */
+const origins = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean))
+  .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), {
+    message: 'must be empty, * or a comma-separated list of origins such as https://app.example.com',
+  });
+
 const envSchema = z
   .object({
-    PORT: int(4000, 0, 65535),
-    HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
-    DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
-    DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
-    REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
-    MIGRATE_ON_START: bool(true),
-    RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
-    WEBHOOK_ALLOW_HTTP: bool(false),
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
-    WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
-    WEBHOOK_MAX_ATTEMPTS: int(6, 1, 50),
-    WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
-    WEBHOOK_LOG_RETENTION_DAYS: int(30, 1, 3650),
-    WORKER_IN_PROCESS: bool(true),
-    SEED_DEMO: optionalBool,
-    BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
-    UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),
-    READ_CACHE_MB: int(64, 0, 65_536),
-    AUTH_CACHE_MS: int(1000, 0, 3_600_000),
-    GRAPHQL_INTROSPECTION: bool(true),
-    GRAPHQL_MAX_DEPTH: int(10, 1, 100),
-    GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
-    PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
-    LOG_LEVEL: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .optional()
-      .refine((v) => v === undefined || v === '' || ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
-        message: 'must be one of fatal, error, warn, info, debug, trace, silent',
-      })
-      .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
-  })
+  PORT: int(4000, 0, 65535),
+  HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
+  DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
+  REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
+  MIGRATE_ON_START: bool(true),
+  RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
+  WEBHOOK_ALLOW_HTTP: bool(false),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
+  WEBHOOK_MAX_ATTEMPTS: int(6, 1, 50),
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
+  WEBHOOK_LOG_RETENTION_DAYS: int(30, 1, 3650),
+  WORKER_IN_PROCESS: bool(true),
+  SEED_DEMO: optionalBool,
+  BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
+  UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),
+  READ_CACHE_MB: int(64, 0, 65_536),
+  AUTH_CACHE_MS: int(1000, 0, 3_600_000),
+  GRAPHQL_INTROSPECTION: bool(true),
+  GRAPHQL_MAX_DEPTH: int(10, 1, 100),
+  GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
+  SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
+  DATABASE_CONNECT_TIMEOUT_MS: int(60_000, 0, 3_600_000),
+  METRICS_PORT: optionalInt(1, 65535),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v)),
+  CORS_ORIGINS: origins,
+  COMPRESSION_MIN_BYTES: int(1024, 1, 100 * 1_048_576),
+  PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
+})
   // The demo project (with a `*` token printed to the log) is for trying the embedded default; a
   // deployment with its own PostgreSQL must not get one unless it asks.
   .transform((c) => ({ ...c, SEED_DEMO: c.SEED_DEMO ?? c.DATABASE_URL === undefined }));

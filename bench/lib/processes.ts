@@ -143,7 +143,7 @@ export function benchServerEnv(opts: { databaseUrl: string; redisUrl: string; pr
     WORKER_IN_PROCESS: 'false',
     MIGRATE_ON_START: 'false',
     SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     RATE_LIMIT_PER_MINUTE: '10000000',
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

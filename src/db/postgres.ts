@@ -14,6 +14,8 @@ export interface Database {
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
   close(): Promise<void>;
+  /** Connection pool use right now (metrics); absent for embedded PGlite, which has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /**
@@ -41,6 +43,7 @@ export function openPostgres(connectionString: string, poolSize = 10, opts: { na
       const res = await pool.query(named && opts.name ? { name: opts.name, text: sql, values: params } : { text: sql, values: params });
       return res.rows as T[];
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -28,14 +28,17 @@ export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): 
 /** Authenticates a request and takes one point from its `bucket`; throws 400/401/429 AppErrors. */
 export async function admit(services: EdgeServices, creds: RequestCredentials, bucket: RateBucket = 'default'): Promise<Ctx> {
   const ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization }, creds.requestId);
-  await drawBudget(services, ctx, bucket, creds.ip);
+  await drawBudget(services, ctx, bucket, creds.ip, creds.requestId);
   return ctx;
 }
 
-/** One more point, from another bucket, for an operation that costs more than the request's default. */
-export async function drawBudget(services: EdgeServices, ctx: Ctx, bucket: RateBucket, ip?: string): Promise<void> {
+/**
+ * One more point, from another bucket, for an operation that costs more than the request's default.
+ * With `requestId` the budget's state is kept for the response's RateLimit-* headers.
+ */
+export async function drawBudget(services: EdgeServices, ctx: Ctx, bucket: RateBucket, ip?: string, requestId?: string): Promise<void> {
   if (ctx.actor.kind !== 'token') return;
-  await services.rateLimiter.consume(rateKeyOf(ctx, ip), bucket);
+  await services.rateLimiter.consume(rateKeyOf(ctx, ip), bucket, requestId);
 }
 
 /**

@@ -14,6 +14,17 @@ interface Lease {
   pending?: Promise<void>;
 }
 
+/** Points left for a key (approximate under leasing) and milliseconds until its window resets. */
+export interface LeaseState {
+  remaining: number;
+  msBeforeReset: number;
+}
+
+const stateOf = (lease: Lease, now: number): LeaseState => ({
+  remaining: Math.max(0, lease.remaining + lease.left),
+  msBeforeReset: Math.max(0, lease.until - now),
+});
+
 export interface LeaseOptions {
   /** The store's budget per window. */
   points: number;
@@ -50,15 +61,19 @@ export class LeasedLimiter {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Takes one point for `key`; rejects with the store's RateLimiterRes when the budget is spent. */
-  async consume(key: string): Promise<void> {
+  /**
+   * Takes one point for `key`; rejects with the store's RateLimiterRes when the budget is spent.
+   * Resolves to what is left, approximately: what the store reported at the last take plus what this
+   * replica's lease still holds (other replicas' unused leases are not known here).
+   */
+  async consume(key: string): Promise<LeaseState> {
     for (;;) {
       const now = this.now();
       let lease = this.leases.get(key);
       if (lease && lease.blockedUntil > now) throw new RateLimiterRes(0, lease.blockedUntil - now, this.opts.points, false);
       if (lease && lease.left > 0 && lease.until > now) {
         lease.left--;
-        return;
+        return stateOf(lease, now);
       }
       if (lease?.pending) {
         // Another request is already asking the store for this key: share its answer.
@@ -74,7 +89,7 @@ export class LeasedLimiter {
       l.pending = this.take(key, l, now).finally(() => (l.pending = undefined));
       // take() keeps this request's point out of the lease before anyone waiting can see it.
       await l.pending;
-      return;
+      return stateOf(l, now);
     }
   }
 

@@ -13,6 +13,7 @@ import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts'
 import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
+import { useOperationMetrics } from './metrics.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -122,6 +123,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
+    cors: false, // one CORS policy for both surfaces: src/http/cors.ts
     logging: services.log,
     maskedErrors: { maskError },
     plugins: [
@@ -130,6 +132,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
+      useOperationMetrics(services),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
     graphiql: graphiqlOptions(config, DEFAULT_QUERY),

@@ -107,3 +107,15 @@ export function demoBanner(seed: DemoSeed, baseUrl: string): string {
     rule,
   ].join('\n');
 }
+
+/**
+ * The start line for a non-terminal log: where to go and how to get a token, never the token itself
+ * (logs are kept and shared; the demo token holds every ability).
+ */
+export function demoStartLine(seed: DemoSeed, baseUrl: string): Record<string, string> {
+  return {
+    graphiql: `${baseUrl}/graphql`,
+    projectId: seed.project.uuid,
+    token: `not logged; create one with: npx cms token create --project ${seed.project.uuid} --abilities '*'`,
+  };
+}

@@ -1,12 +1,14 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
-import { closeOnSignal } from '../process-lifecycle.ts';
+import { openDatabase } from '../db/client.ts';
+import { closeOnSignal, StartupError, waitForDatabase } from '../process-lifecycle.ts';
 
 /**
  * `npm run worker`: a process that only delivers webhooks (outbox dispatcher, BullMQ worker or
  * in-process runner, sweeper, retention cleanup), for deployments that run API replicas with
- * WORKER_IN_PROCESS=false. Any number may run side by side.
+ * WORKER_IN_PROCESS=false. Any number may run side by side. On SIGTERM it takes no new deliveries,
+ * finishes the ones it is sending and exits 0 (1 if SHUTDOWN_GRACE_MS runs out first).
  */
 async function main(): Promise<void> {
   let config: Config;
@@ -20,13 +22,19 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL, 'cms-worker');
-  const services = await createServices(config, log);
-  closeOnSignal(log, 'webhook worker', () => services.close());
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
+  if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
+  const services = await createServices(config, log, { database });
+  closeOnSignal(log, 'webhook worker', {
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    drain: () => services.close(),
+  });
   await services.webhooks.start();
   log.info({ mode: services.webhooks.mode, database: services.database.kind }, 'webhook worker running');
 }
 
 main().catch((err) => {
-  process.stderr.write(`Worker failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  const detail = err instanceof StartupError ? err.message : err instanceof Error ? err.stack : String(err);
+  process.stderr.write(`Worker failed to start: ${detail}\n`);
   process.exit(1);
 });

@@ -46,9 +46,7 @@ async function startServer(dataDir: string, extra: Record<string, string> = {}):
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 150_000);
     child.stderr!.on('data', () => {
       const m = /"address":"(http:\/\/[^"]+)".*"msg":"listening"/.exec(err);
-      // main.ts prints the demo banner (between two rules) or a GraphiQL line right after listening.
-      const printed = /GraphiQL: http/.test(err) || (err.match(/-{72}/g) ?? []).length >= 2;
-      if (m && printed) {
+      if (m) {
         clearTimeout(timer);
         resolveUrl(m[1]);
       }
@@ -85,9 +83,12 @@ describe('embedded data directory ownership', () => {
     const owner = JSON.parse(readFileSync(ownerFile(dataDir), 'utf8'));
     expect(owner.pid).toBe(server.child.pid);
 
-    // The first start printed the demo project and its token.
-    const projectId = /project-id\s+([0-9a-f-]{36})/.exec(server.stderr())![1];
-    const demoToken = /token\s+(cms_\S+)/.exec(server.stderr())![1];
+    // The first start logged the demo project, and (stderr being no terminal) not its token.
+    for (let i = 0; i < 100 && !/"msg":"demo project created"/.test(server.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+    const projectId = /"projectId":"([0-9a-f-]{36})"/.exec(server.stderr())![1];
+    expect(server.stderr()).not.toMatch(/cms_[A-Za-z0-9]/);
+    expect(server.stderr()).toContain('npx cms token create --project');
+    const demoToken = JSON.parse((await cms(dataDir, ['token', 'create', '--project', projectId, '--abilities', 'read'])).stdout).token;
     const model = await fetch(`${server.url}/api/collections`, { headers: { 'project-id': projectId, authorization: `Bearer ${demoToken}` } });
     expect(model.status).toBe(200);
     expect((await model.json()).map((c: { slug: string }) => c.slug)).toEqual(['authors', 'posts']);

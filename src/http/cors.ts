@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+
+/** Request headers a browser may send cross-origin (the API's own and conditional reads). */
+const ALLOWED_HEADERS = ['project-id', 'authorization', 'content-type', 'if-none-match', 'x-request-id'];
+/** Response headers a cross-origin script may read. */
+const EXPOSED_HEADERS = ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id', 'location'];
+
+/**
+ * One CORS policy for REST and GraphQL (Yoga's own CORS is off), from CORS_ORIGINS: empty (default)
+ * = no cross-origin access at all (no plugin, no headers); `*` = any origin, never with credentials;
+ * a list = exactly those origins, reflected with `Access-Control-Allow-Credentials: true`. Any other
+ * origin gets no CORS headers, and its preflight falls through to the route table (OPTIONS answers
+ * 204 with `Allow` but no `Access-Control-*`, so the browser refuses).
+ */
+export async function registerCors(app: FastifyInstance, originsList: string[]): Promise<void> {
+  if (originsList.length === 0) return;
+  const any = originsList.includes('*');
+  const allowed = new Set(originsList);
+  await app.register(cors, {
+    origin: any ? '*' : (origin, cb) => cb(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    credentials: !any,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+    // A bare OPTIONS (no Origin) is an HTTP question about the path, not a preflight: the route table answers it.
+    strictPreflight: false,
+  });
+}

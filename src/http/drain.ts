@@ -1,0 +1,65 @@
+import { Server as NetServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { EdgeServices } from '../edge/services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** True once the process has begun to shut down (src/main.ts): readiness fails, connections close. */
+    readonly draining: boolean;
+    /** Starts the drain; the listener itself closes with `app.close()`. */
+    beginDrain(): void;
+    /**
+     * Closes the listening socket only. Node's http `server.close()` (which `app.close()` calls)
+     * also destroys every connection without a request in progress, including one accepted a moment
+     * ago whose request is still on its way: that client would see a reset. Closing the listener
+     * first, and `app.close()` a little later, lets those requests arrive and be answered.
+     */
+    stopAccepting(): Promise<void>;
+  }
+}
+
+/**
+ * Health, readiness and the drain flag. While draining, /readyz answers 503 (load balancers stop
+ * sending) and every response carries `Connection: close`, so a client's keep-alive connection ends
+ * with the response it was waiting for instead of being cut while idle and reused.
+ *
+ * Readiness answers "can this replica serve?": PostgreSQL is required (503 without it); Redis only
+ * carries shared rate limits, the delivery queue and cache invalidation, each with an in-process
+ * fallback, so Redis down is `200` with `redis: "degraded"` rather than pulling a working replica.
+ */
+export function registerHealth(app: FastifyInstance, services: EdgeServices): void {
+  let draining = false;
+  app.decorate('draining', { getter: () => draining });
+  app.decorate('beginDrain', () => {
+    draining = true;
+  });
+  app.decorate('stopAccepting', () => new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve())));
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (draining) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const checks: Record<string, string> = {};
+    try {
+      await services.database.query('SELECT 1');
+      checks.database = 'ok';
+    } catch {
+      checks.database = 'down';
+    }
+    if (services.redis) checks.redis = await redisState(services);
+    if (draining) checks.process = 'draining';
+    const ready = checks.database === 'ok' && !draining;
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
+  });
+}
+
+async function redisState(services: EdgeServices): Promise<string> {
+  try {
+    await services.redis!.ping();
+    return 'ok';
+  } catch {
+    return 'degraded';
+  }
+}
