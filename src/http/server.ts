@@ -4,7 +4,8 @@ import { authorize } from '../context.ts';
 import { zodToAppError } from '../errors.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { admit, afterWrite } from '../edge/pipeline.ts';
-import { errorHandler } from './error-handler.ts';
+import { requestInputError } from '../edge/input-guard.ts';
+import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -27,6 +28,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: 'x-request-id',
+    // Malformed percent-encoding in the path and over-long parameters: our `{ message }` shape, not Fastify's.
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_req, reply) => void reply.status(404).send({ message: 'Not found.' }));
@@ -42,6 +45,15 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
       const err = new SyntaxError('The request body is not valid JSON.');
       done(err, undefined);
     }
+  });
+
+  // Every parsed request value is checked once, before authentication and before any operation:
+  // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
+  // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
+  // the handler; the asset operation checks the file name itself.
+  app.addHook('preValidation', async (req) => {
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: req.routeOptions.url === '/graphql' });
+    if (refused) throw refused;
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
