@@ -33,9 +33,10 @@ interface Node {
 function pathOf(node: Node | null, root: string): string {
   const segments: string[] = [];
   for (let n = node; n; n = n.parent) if (n.key !== null) segments.push(n.key);
+  if (root) segments.push(root);
   segments.reverse();
   const shown = segments.length > MAX_REPORTED_SEGMENTS ? [...segments.slice(0, MAX_REPORTED_SEGMENTS), '…'] : segments;
-  return [root, ...shown].filter(Boolean).join('.') || root || 'body';
+  return shown.join('.') || 'body';
 }
 
 const describe = (path: string): string => `The ${path} field`;

@@ -108,3 +108,22 @@ export async function expectConsistentDatabase(t: TestApp): Promise<void> {
        AND NOT EXISTS (SELECT 1 FROM outbox_events d WHERE d.entry_uuid = o.entry_uuid AND d.event = 'content.deleted')`);
   expect(orphanEvents, 'outbox rows without their entry').toEqual([]);
 }
+
+/**
+ * A fingerprint of every row the API can write (count and md5 per table), to prove a refused
+ * request changed nothing. `api_tokens` is left out: authenticating stamps `last_used_at`.
+ */
+export async function tableChecksum(t: TestApp): Promise<string> {
+  const tables = await t.database.query<{ name: string }>(`
+    SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('api_tokens', '_prisma_migrations')
+     ORDER BY 1`);
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const [row] = await t.database.query<{ n: number; h: string }>(
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${name}" x`,
+    );
+    parts.push(`${name}: ${row.n} rows, ${row.h}`);
+  }
+  return parts.join('\n');
+}
