@@ -9,7 +9,7 @@
  *                        │
  *   domains: src/{assets,auth,bulk,collections,content,filtering,projects,versions,webhooks,seed}
  *                        │
- *   kernel: src/context.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts ── src/db
+ *   kernel: src/context.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts ── src/db
  *
  * Type-only imports count: a cycle through types still ties the files' meaning together.
  */
@@ -23,7 +23,7 @@ module.exports = {
       name: 'domains-know-no-surface',
       severity: 'error',
       comment: 'Operations never import an HTTP/GraphQL surface or the request pipeline: they get what they need through Ctx.',
-      from: { path: `^(${DOMAINS}|src/(context|errors|config|logger|uuid)\\.ts$)` },
+      from: { path: `^(${DOMAINS}|src/(context|errors|config|logger|uuid|text)\\.ts$)` },
       to: { path: `^(${SURFACES}|src/edge/)` },
     },
     {
@@ -64,7 +64,7 @@ module.exports = {
       severity: 'error',
       comment: 'src/db is the bottom layer: it may use the logger, config and errors, nothing above.',
       from: { path: '^src/db/' },
-      to: { path: '^src/', pathNot: '^src/(db/|logger\\.ts$|config\\.ts$|errors\\.ts$|uuid\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(db/|logger\\.ts$|config\\.ts$|errors\\.ts$|uuid\\.ts$|text\\.ts$)' },
     },
     {
       name: 'composition-root-only-from-entry-points',

@@ -5,6 +5,7 @@ import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { AppError, ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { isUuid } from '../content/types.ts';
+import { unstorableText } from '../text.ts';
 import { parsePositiveInt, firstString } from '../content/query.ts';
 import { assetStorage, TooLargeError } from './storage.ts';
 import { acceptedMimeType, ASSET_KINDS, safeFilename, type AssetKind } from './types.ts';
@@ -22,6 +23,12 @@ const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The file 
 /** Stores an uploaded file and its row. The bytes are removed again if the row cannot be written. */
 export async function uploadAsset(ctx: Ctx, input: UploadInput): Promise<Asset> {
   authorize(ctx, 'create');
+  // The multipart name is the one string of an upload the request guard never sees.
+  const badName = unstorableText(input.filename);
+  if (badName) {
+    input.stream.resume();
+    throw validationFailed({ file: [`The file name ${badName}, which cannot be stored.`] });
+  }
   const limit = ctx.services.config.UPLOAD_LIMIT_BYTES;
   const mimeType = acceptedMimeType(input.mimetype, input.filename);
   if (!mimeType) {
@@ -52,7 +59,8 @@ export async function uploadAsset(ctx: Ctx, input: UploadInput): Promise<Asset> 
         uuid,
         projectId: ctx.project.id,
         filename: safeFilename(input.filename),
-        originalFilename: (input.filename || 'file').slice(0, 255),
+        // Cut by code points: cutting UTF-16 units could split a surrogate pair.
+        originalFilename: [...(input.filename || 'file')].slice(0, 255).join(''),
         mimeType,
         size,
         storageKey,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,31 @@ export function socketDirFor(dataDir: string): string {
   if (join(preferred, `.s.PGSQL.${SOCKET_PORT}`).length < 100) return preferred;
   const hash = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
   return join(tmpdir(), `cms-pglite-${hash}`);
+}
+
+/** The socket directory is not one this process may trust: another user's, or not a plain directory. */
+export class UnsafeSocketDirError extends Error {}
+
+/**
+ * Whoever controls the socket directory can put their own socket in it and read or answer every
+ * query: the fallback path in the temp directory is predictable, so another local user could
+ * create it first. Checks that `dir` is a real directory (not a symlink) owned by this process's
+ * user; with `create`, makes it 0700 first and tightens an own directory that is more open.
+ */
+export function ensurePrivateSocketDir(dir: string, opts: { create: boolean }): void {
+  if (opts.create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) {
+    throw new UnsafeSocketDirError(`The embedded database's socket directory ${dir} is not a plain directory (a symlink or a file): remove it and start again.`);
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    throw new UnsafeSocketDirError(
+      `The embedded database's socket directory ${dir} belongs to another user (uid ${st.uid}, this process runs as uid ${uid}), ` +
+        'who could intercept every connection to the database. Remove that directory, or use a DATA_DIR path short enough for the socket to live inside it.',
+    );
+  }
+  if (opts.create && (st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 export function isAlive(pid: number): boolean {

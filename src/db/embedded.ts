@@ -6,7 +6,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { openPostgres, type Database } from './postgres.ts';
-import { claimDataDir, type OwnerInfo } from './embedded-owner.ts';
+import { claimDataDir, ensurePrivateSocketDir, type OwnerInfo } from './embedded-owner.ts';
 import type { Logger } from '../logger.ts';
 
 export interface EmbeddedOptions {
@@ -33,6 +33,7 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
   const claim = await claimDataDir(dataDir, { waitMs: opts.waitMs });
   const poolSize = opts.poolSize ?? 4;
   if (claim.role === 'client') {
+    ensurePrivateSocketDir(claim.info.socketDir, { create: false });
     log.info({ owner: claim.info.pid, socket: claim.info.socketDir }, 'embedded database: connecting through the owning process');
     return { ...openPostgres(socketUrl(claim.info), poolSize, { namedStatements: false }), kind: 'pglite' };
   }
@@ -45,10 +46,11 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
     claim.release();
   };
   try {
+    // Before the (slow) PGlite start, so a directory we must not use fails at once.
+    ensurePrivateSocketDir(claim.info.socketDir, { create: true });
     const dir = resolve(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
     pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
-    mkdirSync(claim.info.socketDir, { recursive: true });
     const socketPath = join(claim.info.socketDir, `.s.PGSQL.${claim.info.port}`);
     // A socket file left by a crashed owner would make listen() fail with EADDRINUSE.
     rmSync(socketPath, { force: true });

@@ -40,3 +40,25 @@ export function isTransientDatabaseError(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The SQLSTATE of a PostgreSQL data exception (class 22: a value out of range, an invalid text
+ * encoding, a malformed date, ...) anywhere in the error chain, or null. Such a failure means the
+ * request carried a value validation should have refused: the client's fault, our bug.
+ */
+/** Prisma's own names for two data exceptions it may raise before or instead of the SQLSTATE. */
+const PRISMA_DATA_CODES: Record<string, string> = { P2000: '22001', P2020: '22003' };
+
+export function dataExceptionState(err: unknown): string | null {
+  const seen: unknown[] = [err];
+  for (let i = 0; i < seen.length && i < 8; i++) {
+    const e = seen[i];
+    if (!isRecord(e)) continue;
+    for (const code of [e.code, e.originalCode]) if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+    if (typeof e.code === 'string' && Object.hasOwn(PRISMA_DATA_CODES, e.code)) return PRISMA_DATA_CODES[e.code];
+    if (e.cause !== undefined) seen.push(e.cause);
+    const adapter = isRecord(e.meta) && isRecord(e.meta.driverAdapterError) ? e.meta.driverAdapterError : undefined;
+    if (adapter) seen.push(adapter, adapter.cause);
+  }
+  return null;
+}

@@ -1,6 +1,18 @@
 import { ZodError } from 'zod';
 import { AppError, zodToAppError } from '../errors.ts';
-import { isTransientDatabaseError } from '../db/errors.ts';
+import { dataExceptionState, isTransientDatabaseError } from '../db/errors.ts';
+
+/**
+ * A PostgreSQL data exception (SQLSTATE class 22) that got past input validation: answered 422 like
+ * any invalid value, but a bug all the same, so surfaces log it at error level (`sqlState` says which).
+ */
+export class DataExceptionError extends AppError {
+  readonly sqlState: string;
+  constructor(sqlState: string) {
+    super('VALIDATION_FAILED', 'A value in the request cannot be stored or compared (it is out of range or not valid text).');
+    this.sqlState = sqlState;
+  }
+}
 
 /**
  * What an operation can throw that has a status on every surface: REST (src/http/error-handler.ts)
@@ -13,5 +25,7 @@ export function operationError(err: unknown): AppError | null {
   if (isTransientDatabaseError(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable or busy; retry the request shortly.', { retryAfter: 1 });
   }
+  const sqlState = dataExceptionState(err);
+  if (sqlState) return new DataExceptionError(sqlState);
   return null;
 }

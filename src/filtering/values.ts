@@ -28,6 +28,11 @@ function validDay(y: number, m: number, d: number): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d && y >= 1 && y <= 9999;
 }
 
+/** Four-digit UTC years only: outside them ISO text gains a sign and six digits PostgreSQL does not read. */
+const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const INSTANT_RANGE_MESSAGE = 'The value must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in UTC (a whole day compared with a date-time: up to 9999-12-30).';
+
 /** A calendar day or an instant; anything else (including 2026-02-30) is rejected. */
 export function parseDate(raw: string): DateValue {
   const s = raw.trim();
@@ -43,10 +48,26 @@ export function parseDate(raw: string): DateValue {
       // A time without an offset is read as UTC, as the day boundaries are.
       const withZone = dt[7] ? s : `${s}Z`;
       const t = new Date(withZone.replace(' ', 'T'));
-      if (!Number.isNaN(t.getTime())) return { at: t.toISOString() };
+      if (!Number.isNaN(t.getTime())) {
+        // A time zone displacement can carry 9999-12-31T23:59-14:00 into year 10000 UTC.
+        if (t.getTime() < EARLIEST_INSTANT || t.getTime() > LATEST_INSTANT) throw new ValueError(INSTANT_RANGE_MESSAGE);
+        return { at: t.toISOString() };
+      }
     }
   }
   throw new ValueError('The value must be a valid date (YYYY-MM-DD or ISO 8601 date-time).');
+}
+
+/**
+ * An instant, or a day read as the span of an instant. The span runs to the next midnight, which
+ * must still have a four-digit year, so the last day that fits is 9999-12-30.
+ */
+function parseInstant(raw: string): DateValue {
+  const v = parseDate(raw);
+  const from = 'day' in v ? Date.parse(`${v.day}T00:00:00.000Z`) : Date.parse(v.at);
+  const to = 'day' in v ? from + 86_400_000 : from;
+  if (from < EARLIEST_INSTANT || to > LATEST_INSTANT) throw new ValueError(INSTANT_RANGE_MESSAGE);
+  return v;
 }
 
 /** A day for date-only fields: a date-time value is reduced to its UTC day. */
@@ -55,11 +76,14 @@ function parseDay(raw: string): DateValue {
   return 'day' in v ? v : { day: v.at.slice(0, 10) };
 }
 
+/** Entry and asset ids are PostgreSQL `integer` columns. */
+const MAX_INT4 = 2_147_483_647;
+
 function parseReference(raw: string): ReferenceValue {
   const s = raw.trim();
   if (isUuid(s)) return { uuid: s.toLowerCase() };
-  if (/^\d{1,15}$/.test(s)) return { id: Number(s) };
-  throw new ValueError('The value must be a UUID or a numeric id.');
+  if (/^\d{1,10}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_INT4) return { id: Number(s) };
+  throw new ValueError(`The value must be a UUID or a numeric id between 1 and ${MAX_INT4}.`);
 }
 
 function parseJsonValue(raw: unknown): string {
@@ -95,7 +119,7 @@ export function parseValue(kind: ValueKind, raw: unknown): FilterValue {
       return parseDay(raw);
     case 'instant':
     case 'instant_range':
-      return parseDate(raw);
+      return parseInstant(raw);
     case 'reference':
       return parseReference(raw);
     case 'uuid': {

@@ -4,7 +4,8 @@ import { authorize } from '../context.ts';
 import { zodToAppError } from '../errors.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { admit, afterWrite } from '../edge/pipeline.ts';
-import { errorHandler } from './error-handler.ts';
+import { requestInputError } from '../edge/input-guard.ts';
+import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -39,6 +40,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     genReqId: requestIdOf,
     // On close, idle keep-alive connections end at once; busy ones after their response (src/http/drain.ts).
     forceCloseConnections: 'idle',
+    // Malformed percent-encoding in the path and over-long parameters: our `{ message }` shape, not Fastify's.
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setErrorHandler(errorHandler);
   registerRequestId(app);
@@ -60,6 +63,15 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
       const err = new SyntaxError('The request body is not valid JSON.');
       done(err, undefined);
     }
+  });
+
+  // Every parsed request value is checked once, before authentication and before any operation:
+  // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
+  // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
+  // the handler; the asset operation checks the file name itself.
+  app.addHook('preValidation', async (req) => {
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: req.routeOptions.url === '/graphql' });
+    if (refused) throw refused;
   });
 
   // Upload routes live in their own scope so only they get the multipart parser.

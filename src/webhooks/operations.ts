@@ -46,7 +46,7 @@ async function validate(ctx: Ctx, body: unknown): Promise<WebhookInput> {
     const known = new Set(found.map((c) => c.id));
     const raw = (body as { collection_ids: unknown[] }).collection_ids;
     raw.forEach((id, i) => {
-      if (typeof id === 'number' && Number.isSafeInteger(id) && !known.has(id)) bag.add(`collection_ids.${i}`, `The selected collection_ids.${i} is invalid.`);
+      if (typeof id === 'number' && input.collectionIds?.includes(id) && !known.has(id)) bag.add(`collection_ids.${i}`, `The selected collection_ids.${i} is invalid.`);
     });
   }
   bag.throwIfAny();

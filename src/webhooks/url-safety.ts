@@ -7,14 +7,73 @@ export interface UrlPolicy {
 }
 
 /**
- * True when an address may be called: only ipaddr.js's 'unicast' range (public addresses) passes.
- * Loopback, private, link-local (cloud metadata), unique-local, multicast, CGNAT, NAT64, 6to4,
- * documentation and other reserved ranges do not. IPv4-mapped/-compatible IPv6 is judged as the
- * IPv4 address it carries.
+ * True when an address may be called: only global unicast passes. IPv4 must be in ipaddr.js's
+ * 'unicast' range (loopback, private, link-local — cloud metadata —, CGNAT, multicast, broadcast,
+ * documentation and other reserved ranges are not). IPv6 must be in 2000::/3 and outside every
+ * special range — except that an IPv6 address carrying an IPv4 one is judged by that IPv4 address,
+ * because that is where the packets end up (the host, a NAT64 gateway or a 6to4/Teredo relay
+ * translates): `[::7f00:1]` is 127.0.0.1, `[64:ff9b::a9fe:a9fe]` is 169.254.169.254.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  const carried = embeddedIPv4(v6);
+  if (carried !== null) return carried.length > 0 && carried.every((v4) => v4.range() === 'unicast');
+  const bytes = v6.toByteArray();
+  // 2000::/3 is the only block IANA allocates for global unicast; ipaddr.js calls anything outside
+  // its special list 'unicast', including unallocated space.
+  return (bytes[0] & 0xe0) === 0x20 && v6.range() === 'unicast';
+}
+
+const ipv4At = (bytes: number[], at: readonly number[]): ipaddr.IPv4 =>
+  new ipaddr.IPv4(at.map((i) => bytes[i]));
+
+/**
+ * Byte positions of the IPv4 address in an RFC 6052 address for each prefix length (/32 … /96);
+ * bits 64–71 (byte 8) are the reserved "u" octet and never carry address bits.
+ */
+const RFC6052_POSITIONS: Record<32 | 40 | 48 | 56 | 64 | 96, readonly number[]> = {
+  32: [4, 5, 6, 7],
+  40: [5, 6, 7, 9],
+  48: [6, 7, 9, 10],
+  56: [7, 9, 10, 11],
+  64: [9, 10, 11, 12],
+  96: [12, 13, 14, 15],
+};
+
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+const NAT64_LOCAL_USE = ipaddr.parseCIDR('64:ff9b:1::/48') as [ipaddr.IPv6, number];
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16') as [ipaddr.IPv6, number];
+const TEREDO = ipaddr.parseCIDR('2001::/32') as [ipaddr.IPv6, number];
+
+/**
+ * The IPv4 addresses an IPv6 address carries, or null when it embeds none. Some forms name more
+ * than one candidate; all must be public.
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const b = v6.toByteArray();
+  const zero = (from: number, to: number): boolean => b.slice(from, to).every((x) => x === 0);
+  // IPv4-compatible ::/96 (deprecated, but stacks still route it to the IPv4 host), including :: and ::1.
+  if (zero(0, 12)) return [ipv4At(b, RFC6052_POSITIONS[96])];
+  // IPv4-mapped ::ffff:0:0/96.
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return [ipv4At(b, RFC6052_POSITIONS[96])];
+  // IPv4-translated ::ffff:0:0:0/96 (RFC 6145).
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return [ipv4At(b, RFC6052_POSITIONS[96])];
+  // NAT64 well-known prefix 64:ff9b::/96.
+  if (v6.match(NAT64_WELL_KNOWN)) return [ipv4At(b, RFC6052_POSITIONS[96])];
+  // NAT64 local-use 64:ff9b:1::/48 (RFC 8215): the operator picks a prefix length of /48 or longer,
+  // so the IPv4 address may sit at any of those positions; judge every candidate.
+  if (v6.match(NAT64_LOCAL_USE)) return ([48, 56, 64, 96] as const).map((len) => ipv4At(b, RFC6052_POSITIONS[len]));
+  // 6to4 2002::/16: the relay's IPv4 address in bits 16–47.
+  if (v6.match(SIX_TO_FOUR)) return [ipv4At(b, [2, 3, 4, 5])];
+  // Teredo 2001::/32: server IPv4 in bits 32–63, client IPv4 (bit-inverted) in the last 32 bits.
+  if (v6.match(TEREDO)) {
+    const client = new ipaddr.IPv4([12, 13, 14, 15].map((i) => b[i] ^ 0xff));
+    return [ipv4At(b, RFC6052_POSITIONS[32]), client];
+  }
+  return null;
 }
 
 /** The address to connect to: IPv4-mapped IPv6 becomes plain IPv4. */

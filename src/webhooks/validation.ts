@@ -17,6 +17,10 @@ export interface WebhookInput {
   collectionIds: number[] | undefined;
 }
 
+/** Collection ids are PostgreSQL `integer` columns (serial, so from 1). */
+const MAX_INT4 = 2_147_483_647;
+const isCollectionId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_INT4;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -85,8 +89,10 @@ export function parseWebhookBody(body: unknown, bag: ErrorBag): WebhookInput | n
     } else {
       rawIds.forEach((id, i) => {
         if (!Number.isSafeInteger(id)) bag.add(`collection_ids.${i}`, `The collection_ids.${i} field must be an integer.`);
+        // An integer no `integer` column can hold names no collection; the database is not asked.
+        else if (!isCollectionId(id)) bag.add(`collection_ids.${i}`, `The selected collection_ids.${i} is invalid.`);
       });
-      collectionIds = [...new Set(rawIds.filter((x): x is number => Number.isSafeInteger(x)))];
+      collectionIds = [...new Set(rawIds.filter(isCollectionId))];
     }
   }
   if (name === undefined || url === undefined || name === null || url === null) return null;

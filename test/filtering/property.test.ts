@@ -4,6 +4,7 @@ import { parseQuery } from '../../src/http/server.ts';
 import { AppError } from '../../src/errors.ts';
 import { postsWorld } from './fixture.ts';
 import type { FilterWorld } from './world.ts';
+import { edgeDate, outOfRangeInt } from '../fuzz/harness.ts';
 
 /**
  * Random bracket strings and values against the parser, the compiled SQL and the list route: the
@@ -22,9 +23,17 @@ const VALUES = ['', '1', '-3', '10.5', '1e400', 'abc', 'true', 'false', '0', '20
 
 const REAL_FIELDS = FIELDS.slice(0, 24);
 const REAL_OPS = OPS.slice(0, 13);
-const value = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...VALUES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+// Issue 14 §4: calendar edges (instants past 9999-12-31 UTC) and ids beyond int4 are generated too.
+const value = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...VALUES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 1, arbitrary: edgeDate },
+  { weight: 1, arbitrary: outOfRangeInt.map(String) },
+);
 const segment = fc.oneof(fc.constantFrom(...FIELDS, ...OPS), fc.nat({ max: 3 }).map(String), fc.string({ maxLength: 4 }));
 const path = fc.oneof(
+  // Dates and references, where the calendar edges and out-of-range ids matter.
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('day', 'at', 'span', 'spanAt', 'created_at', 'published_at', 'author', 'authors', 'cover', 'gallery'), fc.constantFrom(...REAL_OPS)) },
   // Mostly well-formed shapes, so values reach the SQL; some garbage, so the parser's guards are hit.
   { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...REAL_FIELDS), fc.constantFrom(...REAL_OPS)) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...REAL_FIELDS)) },

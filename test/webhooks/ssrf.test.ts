@@ -54,6 +54,16 @@ describe('URL rules on save (HTTPS only, no private networks)', () => {
     ['https://2130706433/hook', 'private'],
     ['https://[fe80::1]/hook', 'private'],
     ['https://0.0.0.0/hook', 'private'],
+    // IPv6 literals carrying a private IPv4 address (issue 14 §3): judged by the IPv4 address.
+    ['https://[::127.0.0.1]/', 'private'],
+    ['https://[::7f00:1]/', 'private'],
+    ['https://[::a9fe:a9fe]/', 'private'],
+    ['https://[::192.168.1.1]/', 'private'],
+    ['https://[::c0a8:101]/', 'private'],
+    ['https://[::a00:1]/', 'private'],
+    ['https://[64:ff9b::a9fe:a9fe]/', 'private'],
+    ['https://[2002:7f00:1::1]/', 'private'],
+    ['https://[2001:0:a00:1:8000:63bf:a247:27dd]/', 'private'],
     ['https://nowhere.test/hook', 'resolved'],
     ['http://hooks.example.com/hook', 'HTTPS'],
     ['ftp://hooks.example.com/hook', 'HTTPS'],
@@ -82,6 +92,25 @@ describe('URL rules on save (HTTPS only, no private networks)', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors.url).toHaveLength(1);
+  });
+
+  it('refuses the issue-14 IPv6 literals with HTTP allowed and private networks disallowed', async () => {
+    const httpOnly = await startTestApp({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    try {
+      const hp = await httpOnly.project();
+      for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::a9fe:a9fe]', '[::192.168.1.1]', '[::c0a8:101]', '[::a00:1]']) {
+        const res = await httpOnly.request({
+          method: 'POST',
+          url: '/api/webhooks',
+          headers: hp.headers,
+          body: { name: 'h', url: `http://${host}/`, events: ['content.created'], sources: ['api'] },
+        });
+        expect(res.status, host).toBe(422);
+        expect(res.body.errors.url[0], host).toContain('private');
+      }
+    } finally {
+      await httpOnly.close();
+    }
   });
 
   it('allows HTTP and private addresses only when configured', async () => {
@@ -132,7 +161,7 @@ describe('URL rules at send time, against the address actually connected to', ()
     expect(rx.received).toHaveLength(0);
   });
 
-  it.each([['127.0.0.1'], ['::1'], ['::ffff:127.0.0.1'], ['10.0.0.1'], ['169.254.169.254']])(
+  it.each([['127.0.0.1'], ['::1'], ['::ffff:127.0.0.1'], ['10.0.0.1'], ['169.254.169.254'], ['::7f00:1'], ['::a9fe:a9fe'], ['64:ff9b::7f00:1']])(
     'blocks a send when the name resolves to %s',
     async (address) => {
       env = await webhookEnv({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
@@ -188,10 +217,10 @@ describe('URL rules at send time, against the address actually connected to', ()
 });
 
 describe('isPublicAddress', () => {
+  // Every form an address can take; an IPv6 address that carries an IPv4 one is judged by it.
   it.each([
+    // IPv4
     ['93.184.216.34', true],
-    ['2606:4700::1111', true],
-    ['::ffff:93.184.216.34', true],
     ['127.0.0.1', false],
     ['10.0.0.1', false],
     ['172.16.0.1', false],
@@ -202,16 +231,60 @@ describe('isPublicAddress', () => {
     ['224.0.0.1', false],
     ['255.255.255.255', false],
     ['192.0.2.1', false],
+    ['240.0.0.1', false],
+    // Plain IPv6: only global unicast (2000::/3 outside the special ranges)
+    ['2606:4700::1111', true],
     ['::1', false],
     ['::', false],
     ['fe80::1', false],
+    ['fec0::1', false],
     ['fd12:3456::1', false],
     ['ff02::1', false],
+    ['2001:db8::1', false],
+    ['2001:2::1', false],
+    ['100::1', false],
+    ['4000::1', false],
+    ['::1:0:0:1', false],
+    ['5f00::1', false],
+    // IPv4-mapped ::ffff:0:0/96
+    ['::ffff:93.184.216.34', true],
+    ['::ffff:5db8:d822', true],
     ['::ffff:127.0.0.1', false],
     ['::ffff:10.0.0.1', false],
+    ['::ffff:a9fe:a9fe', false],
+    // IPv4-compatible ::/96 (the issue's examples)
+    ['::93.184.216.34', true],
+    ['::5db8:d822', true],
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::192.168.1.1', false],
+    ['::c0a8:101', false],
+    ['::a00:1', false],
+    ['::0.0.0.2', false],
+    // IPv4-translated ::ffff:0:0:0/96 (RFC 6145)
+    ['::ffff:0:5db8:d822', true],
+    ['::ffff:0:7f00:1', false],
+    // NAT64 well-known prefix 64:ff9b::/96
+    ['64:ff9b::5db8:d822', true],
+    ['64:ff9b::93.184.216.34', true],
     ['64:ff9b::7f00:1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b::c0a8:101', false],
+    // NAT64 local-use 64:ff9b:1::/48: every position an operator's prefix could put the IPv4 in is judged
+    ['64:ff9b:1::7f00:1', false],
+    ['64:ff9b:1:7f00:1::', false],
+    ['64:ff9b:1:5db8:d8:2200::', false],
+    // 6to4 2002::/16: the IPv4 address in bits 16–47
+    ['2002:5db8:d822::1', true],
     ['2002:7f00:1::1', false],
-    ['2001:db8::1', false],
+    ['2002:a9fe:a9fe::1', false],
+    ['2002:c0a8:101::1', false],
+    // Teredo 2001::/32: server (bits 32–63) and client (last 32 bits, inverted) must both be public
+    ['2001:0:4136:e378:8000:63bf:a247:27dd', true],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false],
+    ['2001:0:a00:1:8000:63bf:a247:27dd', false],
+    ['2001:0:7f00:1:8000:63bf:a247:27dd', false],
     ['not-an-ip', false],
   ])('%s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);

@@ -25,7 +25,9 @@ function parseOne(f: FieldDef, v: unknown): Parsed {
   if (m && validCalendarDate(+m[1], +m[2], +m[3]) && (m[4] === undefined || (+m[4] < 24 && +m[5] < 60 && (m[6] === undefined || +m[6] < 60)))) {
     const iso = `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ? `.${m[7].slice(0, 3).padEnd(3, '0')}` : ''}${normaliseOffset(m[8])}`;
     const d = new Date(iso);
-    if (!Number.isNaN(d.getTime())) return ok(d.toISOString());
+    // Stored values are canonical UTC text whose order is time order; a time zone displacement can
+    // carry 9999-12-31T23:59-14:00 into year 10000, where ISO text turns into `+010000-…`.
+    if (!Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999) return ok(d.toISOString());
   }
   return fail(`The ${label(f)} field must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z.`);
 }

@@ -1,0 +1,15 @@
+/**
+ * Text PostgreSQL cannot store: `text` rejects U+0000 (SQLSTATE 22021) and `jsonb` rejects `\u0000`
+ * and unpaired UTF-16 surrogates, which are not Unicode (22P05). Shared by the request guard
+ * (src/edge/input-guard.ts) and the few domain inputs that do not arrive as parsed JSON (upload names).
+ */
+
+// NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What makes `s` unstorable ("contains a NUL character (\u0000)"), or null when it can be stored. */
+export function unstorableText(s: string): string | null {
+  const m = UNSTORABLE.exec(s);
+  if (!m) return null;
+  return m[0] === '\u0000' ? 'contains a NUL character (\\u0000)' : 'contains an unpaired UTF-16 surrogate (not valid Unicode)';
+}
