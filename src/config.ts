@@ -69,6 +69,9 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool(true),
   GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10, 10_000_000),
+  GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
+  GRAPHQL_MAX_ALIASES: int(30, 0, 10_000),
+  GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
   PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
   LOG_LEVEL: z
     .string()

@@ -3,16 +3,22 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { rateLimited } from '../errors.ts';
 import { LeasedLimiter } from './rate-lease.ts';
 
-/** Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too). */
-export type RateBucket = 'default' | 'bulk' | 'webhooks';
+/**
+ * Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too).
+ * `anonymous` is keyed by client address: what requests without valid credentials draw from.
+ */
+export type RateBucket = 'default' | 'bulk' | 'webhooks' | 'anonymous';
 
 export interface RateLimiter {
   /** Takes one point from `key`'s budget in `bucket`; throws a 429 AppError with Retry-After when spent. */
   consume(key: string, bucket: RateBucket): Promise<void>;
 }
 
-/** Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. */
-const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };
+/**
+ * Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. An
+ * address without credentials gets a tenth too: it can load GraphiQL's schema, not flood the server.
+ */
+const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5, anonymous: 0.1 };
 
 /**
  * Per-token fixed windows of one minute. With Redis every replica draws from the same budget, a busy

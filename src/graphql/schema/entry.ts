@@ -44,7 +44,7 @@ interface EntryPage {
 const EntryPageType = builder.objectRef<EntryPage>('EntryPage').implement({
   description: 'One page of entries with the total count (Laravel-style paging: page + perPage).',
   fields: (t) => ({
-    data: t.field({ type: [EntryType], resolve: (p) => p.data }),
+    data: t.field({ type: [EntryType], extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
     total: t.exposeInt('total'),
     currentPage: t.exposeInt('currentPage'),
     perPage: t.exposeInt('perPage'),
@@ -73,7 +73,15 @@ const stateDescription = '`published` (default; invalid values also read publish
 
 builder.queryFields((t) => ({
   entries: t.field({
-    extensions: { ability: 'read', ...CONTENT_READ },
+    // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
+    extensions: {
+      ability: 'read',
+      ...CONTENT_READ,
+      complexity: (args: { perPage?: unknown }) => ({
+        field: 1,
+        multiplier: typeof args.perPage === 'number' ? Math.max(1, Math.min(args.perPage, MAX_PAGE_SIZE)) : 25,
+      }),
+    },
     type: EntryPageType,
     description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
     args: {
