@@ -7,7 +7,7 @@ import { admit, drawAddressBudget } from '../edge/pipeline.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
 import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
-import { maskError } from './errors.ts';
+import { graphqlLogger, maskError } from './errors.ts';
 import { useQueryLimits } from './limits.ts';
 import { checkDocumentSize, useDocumentLimits } from './document-limits.ts';
 import { parse } from 'graphql';
@@ -154,7 +154,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
-    logging: services.log,
+    logging: graphqlLogger(services.log),
     maskedErrors: { maskError },
     plugins: [
       useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
