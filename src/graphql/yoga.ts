@@ -14,6 +14,7 @@ import { parse } from 'graphql';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
+import { useCommittedWritesAnswer200 } from './committed-writes.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -163,6 +164,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
+      useCommittedWritesAnswer200(),
     ],
     graphiql: {
       title: 'Content gateway',

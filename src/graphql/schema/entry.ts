@@ -146,6 +146,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createEntry: t.field({
     extensions: { ability: 'create' },
+    nullable: true,
     type: EntryType,
     description: 'Creates an entry (POST /api/{collection}); state "published" publishes it as version 1.',
     args: {
@@ -159,6 +160,7 @@ builder.mutationFields((t) => ({
   }),
   updateEntry: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: EntryType,
     description: 'Changes only the fields present in data (PATCH semantics). Never publishes.',
     args: {
@@ -172,6 +174,7 @@ builder.mutationFields((t) => ({
   }),
   replaceEntry: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: EntryType,
     description: 'Rewrites every field from data; fields not sent are cleared (PUT semantics). Never publishes.',
     args: {
@@ -185,6 +188,7 @@ builder.mutationFields((t) => ({
   }),
   deleteEntry: t.field({
     extensions: { ability: 'delete' },
+    nullable: true,
     type: MessagePayloadType,
     description: 'Moves the entry to the trash; force deletes it and its versions for good.',
     args: {
@@ -196,6 +200,7 @@ builder.mutationFields((t) => ({
   }),
   linkEntryTranslation: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: LinkPayloadType,
     args: {
       collection: t.arg.string({ required: true }),

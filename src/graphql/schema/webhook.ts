@@ -159,18 +159,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: WebhookType,
     args: { input: t.arg({ type: WebhookInput, required: true }) },
     resolve: async (_root, args, context) => createWebhook(await webhookCtx(context), toBody(args.input)),
   }),
   updateWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
     resolve: async (_root, args, context) => updateWebhook(await webhookCtx(context), args.uuid, toBody(args.input)),
   }),
   deleteWebhook: t.boolean({
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { uuid: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
       await deleteWebhook(await webhookCtx(context), args.uuid);
@@ -179,6 +182,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverWebhookLog: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: QueuedSendType,
     description: 'Sends a logged delivery again (same delivery id, next attempt number, no automatic retries).',
     args: { uuid: t.arg.string({ required: true }), logId: t.arg.id({ required: true }) },
@@ -186,6 +190,7 @@ builder.mutationFields((t) => ({
   }),
   pingWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: QueuedSendType,
     description: 'Sends a webhook.ping test event.',
     args: { uuid: t.arg.string({ required: true }) },
