@@ -105,6 +105,9 @@ const envSchema = z
     .transform((v) => (v === undefined || v === '' ? undefined : v)),
   CORS_ORIGINS: origins,
   COMPRESSION_MIN_BYTES: int(1024, 1, 100 * 1_048_576),
+  GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
+  GRAPHQL_MAX_ALIASES: int(30, 0, 10_000),
+  GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
   PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
   LOG_LEVEL: z
     .string()

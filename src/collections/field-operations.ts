@@ -142,16 +142,22 @@ export async function deleteField(ctx: Ctx, slug: string, uuid: string): Promise
 
 /** POST /collections/{slug}/fields/reorder: `{ fields: [{ uuid, order }] }`; unknown uuids are skipped. */
 export async function reorderFields(ctx: Ctx, slug: string, input: unknown): Promise<{ message: string }> {
+  await reorderFieldsReturning(ctx, slug, input);
+  return { message: 'Fields reordered successfully.' };
+}
+
+/** The same write, returning the collection with its fields as the transaction left them (no `read` needed). */
+export async function reorderFieldsReturning(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
   authorize(ctx, 'admin');
   await findCollection(ctx.db, ctx.project.id, slug);
   const { fields } = parseOrThrow(reorderInput, input);
-  await schemaChange(ctx, async (tx) => {
+  return schemaChange(ctx, async (tx) => {
     const c = await findCollection(tx, ctx.project.id, slug);
     const byUuid = new Map(c.fields.map((f) => [f.uuid, f]));
     for (const item of fields) {
       const f = byUuid.get(item.uuid.toLowerCase());
       if (f) await tx.field.update({ where: { id: f.id }, data: { order: item.order } });
     }
+    return findCollection(tx, ctx.project.id, slug);
   });
-  return { message: 'Fields reordered successfully.' };
 }

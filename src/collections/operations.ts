@@ -9,7 +9,7 @@ import { bagZod, findCollection, liveFields, parseOrThrow, schemaChange, type Co
 
 export { serializeCollection, serializeField, flattenFields } from './serialize.ts';
 export type { CollectionResource, FieldResource } from './serialize.ts';
-export { createField, updateField, deleteField, reorderFields } from './field-operations.ts';
+export { createField, updateField, deleteField, reorderFields, reorderFieldsReturning } from './field-operations.ts';
 
 /**
  * Slugs that would shadow a fixed route under /api (content routes are `/api/{collection}`), plus a
@@ -133,13 +133,22 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
 
 /** POST /collections/reorder: `{ collections: [{ uuid, order }] }`; unknown uuids are skipped. */
 export async function reorderCollections(ctx: Ctx, input: unknown): Promise<{ message: string }> {
+  await reorderCollectionsReturning(ctx, input);
+  return { message: 'Collections reordered successfully.' };
+}
+
+/**
+ * The same write, returning the collections in their new order as its transaction left them: a
+ * result an `admin`-only caller may have (reading them again would need `read`, after the commit).
+ */
+export async function reorderCollectionsReturning(ctx: Ctx, input: unknown): Promise<CollectionWithFields[]> {
   authorize(ctx, 'admin');
   const { collections } = parseOrThrow(reorderInput, input);
-  await schemaChange(ctx, async (tx) => {
+  return schemaChange(ctx, async (tx) => {
     for (const item of collections) {
       if (!isUuid(item.uuid)) continue;
       await tx.collection.updateMany({ where: { projectId: ctx.project.id, uuid: item.uuid.toLowerCase() }, data: { order: item.order } });
     }
+    return tx.collection.findMany({ where: { projectId: ctx.project.id }, include: liveFields, orderBy: byOrder });
   });
-  return { message: 'Collections reordered successfully.' };
 }

@@ -42,6 +42,15 @@ export async function drawBudget(services: EdgeServices, ctx: Ctx, bucket: RateB
 }
 
 /**
+ * The budget of a request that carries no valid credentials, keyed by the client's address. Drawn
+ * before any schema work, so unauthenticated traffic (introspection, failed sign-ins) is bounded
+ * per address as token traffic is per token.
+ */
+export async function drawAddressBudget(services: EdgeServices, ip: string | undefined): Promise<void> {
+  await services.rateLimiter.consume(`ip:${ip ?? 'unknown'}`, 'anonymous');
+}
+
+/**
  * Read-your-writes on this replica, whatever the change notification's timing: forgets the project's
  * cached authentication (and with it the content generation the read caches key by) before the
  * response goes out. See src/auth/auth-cache.ts.

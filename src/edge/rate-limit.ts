@@ -3,8 +3,11 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { rateLimited } from '../errors.ts';
 import { LeasedLimiter, type LeaseState } from './rate-lease.ts';
 
-/** Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too). */
-export type RateBucket = 'default' | 'bulk' | 'webhooks';
+/**
+ * Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too).
+ * `anonymous` is keyed by client address: what requests without valid credentials draw from.
+ */
+export type RateBucket = 'default' | 'bulk' | 'webhooks' | 'anonymous';
 
 /** A budget as the `RateLimit-*` response headers report it. */
 export interface RateState {
@@ -26,8 +29,11 @@ export interface RateLimiter {
   takeState(requestId: string): RateState | undefined;
 }
 
-/** Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. */
-const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5 };
+/**
+ * Bulk requests carry up to 50-100 items each, so their own budget is a tenth of the default. An
+ * address without credentials gets a tenth too: it can load GraphiQL's schema, not flood the server.
+ */
+const bucketShare: Record<RateBucket, number> = { default: 1, bulk: 0.1, webhooks: 0.5, anonymous: 0.1 };
 const WINDOW_SECONDS = 60;
 /** States not collected (a response that never went out) are dropped past this many. */
 const MAX_PENDING_STATES = 10_000;

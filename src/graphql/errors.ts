@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
 import { operationError } from '../edge/errors.ts';
 
 /**
@@ -40,4 +41,35 @@ function unwrap(e: unknown): unknown {
   let cur = e;
   for (let i = 0; i < 5 && isGraphQLErrorLike(cur) && cur.originalError; i++) cur = cur.originalError;
   return cur;
+}
+
+/** What Yoga logs through (its `logging` option): one function per level, any arguments. */
+export type GraphQLLogger = Record<'debug' | 'info' | 'warn' | 'error', (...args: unknown[]) => void>;
+
+/**
+ * Yoga logs at `error` every error its mask changed, which is every AppError: a 403 or 422 is the
+ * client's mistake and the answer says so, so those go to `debug` with their class and message and
+ * no stack. Anything unexpected, and 5xx AppErrors, stay at `error` with the full error.
+ */
+export function graphqlLogger(log: Logger): GraphQLLogger {
+  const write = (level: 'debug' | 'info' | 'warn', args: unknown[]) => {
+    const [first, ...rest] = args;
+    if (typeof first === 'string') log[level](rest.length ? { args: rest } : {}, first);
+    else log[level]({ detail: first, ...(rest.length ? { args: rest } : {}) }, 'graphql');
+  };
+  return {
+    debug: (...args) => write('debug', args),
+    info: (...args) => write('info', args),
+    warn: (...args) => write('warn', args),
+    error: (...args) => {
+      const app = args.length === 1 ? operationError(unwrap(args[0])) : null;
+      if (app && app.status < 500) {
+        log.debug({ code: app.code, status: app.status, message: app.message }, 'graphql client error');
+        return;
+      }
+      const [first, ...rest] = args;
+      if (first instanceof Error) log.error({ err: first, ...(rest.length ? { args: rest } : {}) }, first.message);
+      else log.error({ detail: first, ...(rest.length ? { args: rest } : {}) }, 'graphql error');
+    },
+  };
 }

@@ -1,19 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { Kind, parse, type GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Ctx } from '../context.ts';
 import type { EdgeServices } from '../edge/services.ts';
-import { admit } from '../edge/pipeline.ts';
+import { admit, drawAddressBudget } from '../edge/pipeline.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
 import { schema as coreSchema } from './schema/index.ts';
 import type { GraphQLContext } from './builder.ts';
-import { maskError } from './errors.ts';
+import { graphqlLogger, maskError } from './errors.ts';
 import { useQueryLimits } from './limits.ts';
+import { checkDocumentSize, useDocumentLimits } from './document-limits.ts';
+import { parse } from 'graphql';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
+import { useCommittedWritesAnswer200 } from './committed-writes.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -41,19 +44,31 @@ query Project {
 # }
 `;
 
-/** A document whose every operation asks only for `__schema` / `__type` / `__typename`. */
-function isIntrospectionOnly(query: unknown): boolean {
+/**
+ * A document whose every operation asks only for `__schema` / `__type` / `__typename`. Only called on
+ * text that passed `checkDocumentSize`; syntax errors: not introspection (Yoga reports them).
+ */
+function isIntrospectionOnly(query: unknown, maxTokens: number): boolean {
   if (typeof query !== 'string') return false;
+  let doc: DocumentNode;
   try {
-    const doc = parse(query);
-    return doc.definitions.every(
-      (d) =>
-        d.kind === Kind.FRAGMENT_DEFINITION ||
-        (d.kind === Kind.OPERATION_DEFINITION && d.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'))),
-    );
+    doc = parse(query, { maxTokens });
   } catch {
     return false;
   }
+  return doc.definitions.every(
+    (d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ||
+      (d.kind === Kind.OPERATION_DEFINITION && d.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'))),
+  );
+}
+
+interface SchemaChoiceOptions {
+  cache: TypedSchemaCache;
+  authFor: (request: Request, req: FastifyRequest) => Promise<Ctx>;
+  /** Takes a point from the client address's budget (429 when spent). */
+  chargeAddress: (req: FastifyRequest) => Promise<void>;
+  maxTokens: number;
 }
 
 /**
@@ -63,17 +78,32 @@ function isIntrospectionOnly(query: unknown): boolean {
  * on the project row authentication just read: every replica notices a schema change on its next
  * request, at no extra query. A failed authentication answers with its 400/401/429 as REST does,
  * typed operation or not. Introspection without a project header, or with headers that do not
- * authenticate (GraphiQL's placeholders), gets the core schema instead.
+ * authenticate (GraphiQL's placeholders), gets the core schema instead. Either way a request without
+ * valid credentials first pays from its address's budget, before the document is even parsed.
  */
-function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, req: FastifyRequest) => Promise<Ctx>): Plugin<Record<string, unknown>, ServerContext> {
+function useProjectSchema({ cache, authFor, chargeAddress, maxTokens }: SchemaChoiceOptions): Plugin<Record<string, unknown>, ServerContext> {
   const chosen = new WeakMap<Request, GraphQLSchema>();
+  // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
+  const mapped = (err: unknown) => maskError(err, 'Unexpected error.');
   return {
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone({ requestParserResult }) {
-          const params = Array.isArray(requestParserResult) ? requestParserResult[0] : requestParserResult;
-          const introspection = () => isIntrospectionOnly(params?.query);
-          if (!request.headers.has('project-id') && introspection()) {
+          const all = Array.isArray(requestParserResult) ? requestParserResult : [requestParserResult];
+          const params = all[0];
+          const introspection = () => isIntrospectionOnly(params?.query, maxTokens);
+          // Measured before anything else is done with the text: a refused document costs a bounded scan.
+          const checkSize = () => {
+            for (const p of all) if (typeof p?.query === 'string') checkDocumentSize(p.query, maxTokens);
+          };
+          const anonymous = !request.headers.has('project-id');
+          if (anonymous) {
+            await chargeAddress(serverContext.req).catch((err: unknown) => {
+              throw mapped(err);
+            });
+          }
+          checkSize();
+          if (anonymous && introspection()) {
             chosen.set(request, coreSchema);
             return;
           }
@@ -81,8 +111,12 @@ function useProjectSchema(cache: TypedSchemaCache, authFor: (request: Request, r
             const ctx = await authFor(request, serverContext.req);
             chosen.set(request, await cache.schemaFor({ projectId: ctx.project.id, schemaRevision: ctx.project.schemaRevision }));
           } catch (err) {
-            // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
-            if (!introspection()) throw maskError(err, 'Unexpected error.');
+            if (!anonymous) {
+              await chargeAddress(serverContext.req).catch((spent: unknown) => {
+                throw mapped(spent);
+              });
+            }
+            if (!introspection()) throw mapped(err);
             chosen.set(request, coreSchema);
           }
         },
@@ -124,15 +158,17 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
     cors: false, // one CORS policy for both surfaces: src/http/cors.ts
-    logging: services.log,
+    logging: graphqlLogger(services.log),
     maskedErrors: { maskError },
     plugins: [
-      useProjectSchema(cache, authFor),
+      useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
+      useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
       useOperationMetrics(services),
+      useCommittedWritesAnswer200(),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
     graphiql: graphiqlOptions(config, DEFAULT_QUERY),

@@ -59,6 +59,7 @@ const sent = <T>(v: T | null | undefined): T | undefined => (v === null ? undefi
 builder.mutationFields((t) => ({
   bulkCreateEntries: t.field({
     extensions: { ability: 'create' },
+    nullable: true,
     type: BulkEntriesPayload,
     description: 'Creates 1-50 entries in one transaction (POST /api/bulk/{collection}/entries). Errors are keyed items.<index>.… in extensions.errors.',
     args: {
@@ -75,6 +76,7 @@ builder.mutationFields((t) => ({
   }),
   bulkUpdateEntries: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: BulkEntriesPayload,
     description: 'Patches 1-50 entries in one transaction (PATCH /api/bulk/{collection}/entries); state publishes or unpublishes.',
     args: {
@@ -91,6 +93,7 @@ builder.mutationFields((t) => ({
   }),
   bulkDeleteEntries: t.field({
     extensions: { ability: 'delete' },
+    nullable: true,
     type: BulkDeletePayload,
     description: 'Trashes 1-100 entries (force: deletes them for good) in one transaction (DELETE /api/bulk/{collection}/entries).',
     args: {

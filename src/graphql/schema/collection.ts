@@ -7,8 +7,8 @@ import {
   deleteField,
   getCollection,
   listCollections,
-  reorderCollections,
-  reorderFields,
+  reorderCollectionsReturning,
+  reorderFieldsReturning,
   serializeCollection,
   serializeField,
   updateCollection,
@@ -130,6 +130,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createCollection: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: CollectionType,
     args: { input: t.arg({ type: CreateCollectionInput, required: true }) },
     resolve: async (_root, { input }, context) => {
@@ -139,6 +140,7 @@ builder.mutationFields((t) => ({
   }),
   updateCollection: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: CollectionType,
     args: { slug: t.arg.string({ required: true }), input: t.arg({ type: UpdateCollectionInput, required: true }) },
     resolve: async (_root, { slug, input }, context) =>
@@ -146,6 +148,7 @@ builder.mutationFields((t) => ({
   }),
   deleteCollection: t.boolean({
     extensions: { ability: 'admin' },
+    nullable: true,
     description: 'Deletes the collection with its fields and entries. confirmSlug must repeat slug.',
     args: { slug: t.arg.string({ required: true }), confirmSlug: t.arg.string({ required: true }) },
     resolve: async (_root, { slug, confirmSlug }, context) => {
@@ -155,23 +158,24 @@ builder.mutationFields((t) => ({
   }),
   reorderCollections: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: [CollectionType],
     description: 'Sets collection order; unknown uuids are skipped. Returns the collections in their new order.',
     args: { items: t.arg({ type: [OrderItemInput], required: true }) },
-    resolve: async (_root, { items }, context) => {
-      const ctx = await context.auth();
-      await reorderCollections(ctx, { collections: items });
-      return (await listCollections(ctx)).map((c) => serializeCollection(c, { withFields: true }));
-    },
+    // Built from what the write returned: reading the list again would need `read`, after the commit.
+    resolve: async (_root, { items }, context) =>
+      (await reorderCollectionsReturning(await context.auth(), { collections: items })).map((c) => serializeCollection(c, { withFields: true })),
   }),
   createField: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: CollectionFieldType,
     args: { collection: t.arg.string({ required: true, description: 'Collection slug.' }), input: t.arg({ type: FieldInput, required: true }) },
     resolve: async (_root, { collection, input }, context) => serializeField(await createField(await context.auth(), collection, fieldDoc(input))),
   }),
   updateField: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: CollectionFieldType,
     args: {
       collection: t.arg.string({ required: true }),
@@ -183,6 +187,7 @@ builder.mutationFields((t) => ({
   }),
   deleteField: t.boolean({
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { collection: t.arg.string({ required: true }), uuid: t.arg.string({ required: true }) },
     resolve: async (_root, { collection, uuid }, context) => {
       await deleteField(await context.auth(), collection, uuid);
@@ -191,20 +196,20 @@ builder.mutationFields((t) => ({
   }),
   reorderFields: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: CollectionType,
     description: 'Sets field order within the collection; unknown uuids are skipped. Returns the collection.',
     args: { collection: t.arg.string({ required: true }), items: t.arg({ type: [OrderItemInput], required: true }) },
-    resolve: async (_root, { collection, items }, context) => {
-      const ctx = await context.auth();
-      await reorderFields(ctx, collection, { fields: items });
-      return serializeCollection(await getCollection(ctx, collection), { withFields: true });
-    },
+    resolve: async (_root, { collection, items }, context) =>
+      serializeCollection(await reorderFieldsReturning(await context.auth(), collection, { fields: items }), { withFields: true }),
   }),
 }));
 
 builder.objectField(ProjectType, 'collections', (t) =>
   t.field({
     type: [CollectionType],
+    // Needs `read`: null with its error when a mutation's result (e.g. addProjectLocale) is read by an admin-only token.
+    nullable: true,
     description: 'The content model (same as the root collections field).',
     resolve: async (_project, _args, context) =>
       (await listCollections(await context.auth())).map((c) => serializeCollection(c, { withFields: true })),

@@ -44,7 +44,7 @@ interface EntryPage {
 const EntryPageType = builder.objectRef<EntryPage>('EntryPage').implement({
   description: 'One page of entries with the total count (Laravel-style paging: page + perPage).',
   fields: (t) => ({
-    data: t.field({ type: [EntryType], resolve: (p) => p.data }),
+    data: t.field({ type: [EntryType], extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
     total: t.exposeInt('total'),
     currentPage: t.exposeInt('currentPage'),
     perPage: t.exposeInt('perPage'),
@@ -73,7 +73,15 @@ const stateDescription = '`published` (default; invalid values also read publish
 
 builder.queryFields((t) => ({
   entries: t.field({
-    extensions: { ability: 'read', ...CONTENT_READ },
+    // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
+    extensions: {
+      ability: 'read',
+      ...CONTENT_READ,
+      complexity: (args: { perPage?: unknown }) => ({
+        field: 1,
+        multiplier: typeof args.perPage === 'number' ? Math.max(1, Math.min(args.perPage, MAX_PAGE_SIZE)) : 25,
+      }),
+    },
     type: EntryPageType,
     description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
     args: {
@@ -138,6 +146,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createEntry: t.field({
     extensions: { ability: 'create' },
+    nullable: true,
     type: EntryType,
     description: 'Creates an entry (POST /api/{collection}); state "published" publishes it as version 1.',
     args: {
@@ -151,6 +160,7 @@ builder.mutationFields((t) => ({
   }),
   updateEntry: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: EntryType,
     description: 'Changes only the fields present in data (PATCH semantics). Never publishes.',
     args: {
@@ -164,6 +174,7 @@ builder.mutationFields((t) => ({
   }),
   replaceEntry: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: EntryType,
     description: 'Rewrites every field from data; fields not sent are cleared (PUT semantics). Never publishes.',
     args: {
@@ -177,6 +188,7 @@ builder.mutationFields((t) => ({
   }),
   deleteEntry: t.field({
     extensions: { ability: 'delete' },
+    nullable: true,
     type: MessagePayloadType,
     description: 'Moves the entry to the trash; force deletes it and its versions for good.',
     args: {
@@ -188,6 +200,7 @@ builder.mutationFields((t) => ({
   }),
   linkEntryTranslation: t.field({
     extensions: { ability: 'update' },
+    nullable: true,
     type: LinkPayloadType,
     args: {
       collection: t.arg.string({ required: true }),

@@ -27,18 +27,21 @@ builder.mutationFields((t) => ({
   addProjectLocale: t.field({
     type: ProjectType,
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => addLocale(await context.auth(), args.locale),
   }),
   removeProjectLocale: t.field({
     type: ProjectType,
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => removeLocale(await context.auth(), args.locale),
   }),
   setDefaultProjectLocale: t.field({
     type: ProjectType,
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => setDefaultLocale(await context.auth(), args.locale),
   }),

@@ -1,4 +1,6 @@
-import { builder } from '../builder.ts';
+import { builder, type GraphQLContext } from '../builder.ts';
+import type { Ctx } from '../../context.ts';
+import { drawBudget } from '../../edge/pipeline.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -121,18 +123,28 @@ function toBody(input: WebhookInputShape): Record<string, unknown> {
   return body;
 }
 
+/**
+ * Authenticates, then draws from the same `webhooks` rate-limit budget as the REST webhook routes:
+ * one budget per operation, whichever surface calls it.
+ */
+async function webhookCtx(context: GraphQLContext): Promise<Ctx> {
+  const ctx = await context.auth();
+  await drawBudget(context.services, ctx, 'webhooks');
+  return ctx;
+}
+
 builder.queryFields((t) => ({
   webhooks: t.field({
     extensions: { ability: 'admin' },
     type: [WebhookType],
     description: 'Webhooks of the project (admin).',
-    resolve: async (_root, _args, context) => listWebhooks(await context.auth()),
+    resolve: async (_root, _args, context) => listWebhooks(await webhookCtx(context)),
   }),
   webhook: t.field({
     extensions: { ability: 'admin' },
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }) },
-    resolve: async (_root, args, context) => getWebhook(await context.auth(), args.uuid),
+    resolve: async (_root, args, context) => getWebhook(await webhookCtx(context), args.uuid),
   }),
   webhookLogs: t.field({
     extensions: { ability: 'admin' },
@@ -140,43 +152,48 @@ builder.queryFields((t) => ({
     description: 'Delivery log, newest first. perPage defaults to 25 and is capped at 100.',
     args: { uuid: t.arg.string({ required: true }), page: t.arg.int(), perPage: t.arg.int() },
     resolve: async (_root, args, context) =>
-      listWebhookLogs(await context.auth(), args.uuid, { page: args.page ?? undefined, paginate: args.perPage ?? undefined }),
+      listWebhookLogs(await webhookCtx(context), args.uuid, { page: args.page ?? undefined, paginate: args.perPage ?? undefined }),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: WebhookType,
     args: { input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: async (_root, args, context) => createWebhook(await context.auth(), toBody(args.input)),
+    resolve: async (_root, args, context) => createWebhook(await webhookCtx(context), toBody(args.input)),
   }),
   updateWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: async (_root, args, context) => updateWebhook(await context.auth(), args.uuid, toBody(args.input)),
+    resolve: async (_root, args, context) => updateWebhook(await webhookCtx(context), args.uuid, toBody(args.input)),
   }),
   deleteWebhook: t.boolean({
     extensions: { ability: 'admin' },
+    nullable: true,
     args: { uuid: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => {
-      await deleteWebhook(await context.auth(), args.uuid);
+      await deleteWebhook(await webhookCtx(context), args.uuid);
       return true;
     },
   }),
   redeliverWebhookLog: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: QueuedSendType,
     description: 'Sends a logged delivery again (same delivery id, next attempt number, no automatic retries).',
     args: { uuid: t.arg.string({ required: true }), logId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => redeliverWebhookLog(await context.auth(), args.uuid, String(args.logId)),
+    resolve: async (_root, args, context) => redeliverWebhookLog(await webhookCtx(context), args.uuid, String(args.logId)),
   }),
   pingWebhook: t.field({
     extensions: { ability: 'admin' },
+    nullable: true,
     type: QueuedSendType,
     description: 'Sends a webhook.ping test event.',
     args: { uuid: t.arg.string({ required: true }) },
-    resolve: async (_root, args, context) => pingWebhook(await context.auth(), args.uuid),
+    resolve: async (_root, args, context) => pingWebhook(await webhookCtx(context), args.uuid),
   }),
 }));

@@ -105,8 +105,10 @@ function versionFields(t: FieldBuilder<TypedEntry>, refs: TypeRefs): Record<stri
   return {
     versions: t.field({
       type: v.connection as never,
-      nullable: false,
-      description: 'Versions of this entry, newest first.',
+      // Needs `read`: a create-only token that selects it on a mutation's result gets this field null
+      // with FORBIDDEN, and the rest of what it wrote.
+      nullable: true,
+      description: 'Versions of this entry, newest first; null with an error for a token without `read`.',
       args: { first: t.arg.int(), after: t.arg.string() },
       resolve: async (e: TypedEntry, args: { first?: number | null; after?: string | null }, c) => versionPage(await c.auth(), e.resource.id, args) as never,
     }),

@@ -115,7 +115,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
     b.mutationFields((t) => ({
       [n.create]: t.field({
         type: entry,
-        nullable: false,
+        nullable: true,
         description: `Creates a ${label} entry; \`state: published\` publishes it as version 1. Returns the working draft.`,
         extensions: { ability: 'create' },
         args: { data: t.arg({ type: io.input, required: true }), locale: t.arg.string(), state: t.arg({ type: entryState }) },
@@ -127,7 +127,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       }),
       [n.update]: t.field({
         type: entry,
-        nullable: false,
+        nullable: true,
         description: `Changes the fields sent (PATCH semantics). Never publishes. Returns the working draft.`,
         extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }), data: t.arg({ type: io.patchInput, required: true }), locale: t.arg.string() },
@@ -139,7 +139,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       }),
       [n.publish]: t.field({
         type: entry,
-        nullable: false,
+        nullable: true,
         description: 'Publishes the working draft as a new version. Returns the published entry.',
         extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }) },
@@ -147,7 +147,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       }),
       [n.unpublish]: t.field({
         type: entry,
-        nullable: false,
+        nullable: true,
         description: 'Takes the entry offline; every version is kept. Returns the working draft.',
         extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }) },
@@ -155,7 +155,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       }),
       [n.revert]: t.field({
         type: entry,
-        nullable: false,
+        nullable: true,
         description: 'Restores the draft from a version and publishes it as a new version.',
         extensions: { ability: 'update' },
         args: { uuid: t.arg.id({ required: true }), version: t.arg.int({ required: true }) },
@@ -163,7 +163,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       }),
       [n.delete]: t.field({
         type: deletion,
-        nullable: false,
+        nullable: true,
         description: 'Moves the entry to the trash, or removes it for good with `force: true`.',
         extensions: { ability: 'delete' },
         args: { uuid: t.arg.id({ required: true }), force: t.arg.boolean({ defaultValue: false }) },
