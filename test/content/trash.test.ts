@@ -215,3 +215,29 @@ describe('GraphQL', () => {
     expect(home.body.errors).toBeUndefined();
   });
 });
+
+describe('embedded PGlite', () => {
+  it('lists, restores, empties and purges the trash', async () => {
+    const e = await startTestApp({ embedded: true, env: { TRASH_RETENTION_DAYS: '1' } });
+    try {
+      const ec = await contentProject(e);
+      await ec.collection('notes', [{ name: 'title', type: 'text', validations: { unique: { status: true } } }]);
+      const uuids: string[] = [];
+      for (const title of ['one', 'two', 'three']) {
+        const res = await ec.create('notes', { data: { title } });
+        expect(res.status, res.text).toBe(201);
+        uuids.push(res.body.uuid);
+        expect((await ec.del('notes', res.body.uuid)).status).toBe(200);
+      }
+      expect((await ec.req('GET', '/api/notes/trash')).body.meta.total).toBe(3);
+      expect((await ec.req('POST', `/api/notes/${uuids[0]}/restore`)).status).toBe(200);
+      await e.database.prisma.$executeRaw(Prisma.sql`UPDATE entries SET deleted_at = now() - interval '2 days' WHERE uuid = ${uuids[1]}::uuid`);
+      expect((await e.services.webhooks.cleanup()).trashed_entries).toBe(1);
+      expect((await ec.req('DELETE', '/api/notes/trash')).body.deleted).toBe(1);
+      expect((await ec.req('GET', '/api/notes/trash')).body.meta.total).toBe(0);
+      expect((await ec.list('notes', '?state=draft')).body.map((x: { uuid: string }) => x.uuid)).toEqual([uuids[0]]);
+    } finally {
+      await e.close();
+    }
+  });
+});
