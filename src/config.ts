@@ -87,6 +87,8 @@ const envSchema = z
   WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
   WEBHOOK_LOG_RETENTION_DAYS: int(30, 1, 3650),
   WORKER_IN_PROCESS: bool(true),
+  /** Days a trashed entry is kept before the worker deletes it for good; 0 keeps the trash forever. */
+  TRASH_RETENTION_DAYS: int(30, 0, 36_500),
   SEED_DEMO: optionalBool,
   BODY_LIMIT_BYTES: int(1_048_576, 1024, 100 * 1_048_576),
   UPLOAD_LIMIT_BYTES: int(10 * 1_048_576, 1024, 1024 * 1_048_576),

@@ -15,6 +15,7 @@ import { ReadCache } from './edge/read-cache.ts';
 import { AuthCache } from './auth/auth-cache.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './webhooks/runtime.ts';
+import { purgeExpiredTrash } from './content/trash-retention.ts';
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
 export type AppServices = EdgeServices;
@@ -45,7 +46,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     authCache,
-    webhooks: createWebhookRuntime({ config, database, log }),
+    // The deliverer's periodic retention pass also empties trash older than TRASH_RETENTION_DAYS.
+    webhooks: createWebhookRuntime({ config, database, log, retention: { trashed_entries: () => purgeExpiredTrash(services, config.TRASH_RETENTION_DAYS) } }),
     onClose: [],
     async close() {
       for (const fn of services.onClose.reverse()) await fn().catch((err) => log.error({ err }, 'close hook failed'));

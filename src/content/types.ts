@@ -30,6 +30,8 @@ export interface EntryResource {
   fields: Record<string, unknown>;
   created_at?: string;
   updated_at?: string;
+  /** Only in reads of the trash (src/content/trash.ts): when the entry was moved there. */
+  deleted_at?: string;
 }
 
 /** Public asset object (facts §7). */

@@ -193,3 +193,26 @@ async function checkUnique(
     claim(r.locale, r.data[field.name], self);
   }
 }
+
+/**
+ * Restoring a trashed entry makes it live again, so the rules a create checks run again against the
+ * live entries: one entry per locale in a singleton, unique values (a slug taken meanwhile is not
+ * renamed: the client decides), and one entry per locale in its translation group. Problems go to
+ * `bag` under `locale` / `data.<field>`. Takes the write-scope lock like a create.
+ */
+export async function checkRestoreConflicts(db: Tx, collection: CollectionSchema, row: EntryRow, bag: ErrorBag): Promise<void> {
+  const data = (isPlainObject(row.data) ? { ...row.data } : {}) as EntryData;
+  const uniques = uniqueFields(collection);
+  if (collection.isSingleton || uniques.length) await lockWriteScope(db, collection, [row.locale]);
+  // As a new entry: it has no live row of its own to exempt from the checks.
+  const item: ValidatedEntry = { index: 0, data, locale: row.locale, state: 'draft', touched: new Set(Object.keys(data)) };
+  const prefixOf = () => '';
+  if (collection.isSingleton) await checkSingleton(db, collection, [item], bag, prefixOf);
+  for (const field of uniques) await checkUnique(db, collection, field, [item], [new Set()], bag, prefixOf);
+  if (row.translationGroupId === null) return;
+  const clash = await db.$queryRaw<Array<{ id: number }>>(Prisma.sql`
+    SELECT id FROM entries
+    WHERE translation_group_id = ${row.translationGroupId} AND locale = ${row.locale} AND deleted_at IS NULL AND id <> ${row.id}
+    LIMIT 1`);
+  if (clash.length) bag.add('locale', `The entry's translation group already has an entry in locale '${row.locale}'.`);
+}

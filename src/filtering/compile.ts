@@ -1,5 +1,5 @@
 import { Prisma, type Tx } from '../db/client.ts';
-import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, WhereNode } from './ast.ts';
+import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, Target, WhereNode } from './ast.ts';
 import { publishedReadCondition } from './field-indexes.ts';
 import {
   FALSE,
@@ -55,12 +55,31 @@ function signed(op: Condition['op'], positive: Sql): Sql {
   return isNegative(op) ? negate(positive) : positive;
 }
 
+/**
+ * A core column as the API renders it, for `like`: ids in decimal, UUIDs in lowercase hex with
+ * hyphens, `state` by name, timestamps as `toISOString()` writes them (UTC, milliseconds, `Z`:
+ * `2026-11-21T09:05:03.120Z`; the columns hold milliseconds, so nothing is rounded). The other
+ * operators keep comparing the typed column, so their indexes (primary key, unique UUID, list
+ * indexes) still serve them; a `like` on a core column reads the collection's rows and tests each.
+ */
+function coreText(x: Sql, column: Extract<Target, { kind: 'core' }>): Sql {
+  switch (column.valueKind) {
+    case 'instant':
+      return sql`to_char(${x} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    case 'text':
+      return x;
+    default:
+      return sql`${x}::text`;
+  }
+}
+
 function compileCore(c: Condition, env: CompileEnv): Sql {
   if (c.target.kind !== 'core') throw new Error('not a core condition');
   const column = c.target.column;
   const x = columnRef(env, column);
   if (c.op === 'null') return sql`${x} IS NULL`;
   if (c.op === 'not_null') return sql`${x} IS NOT NULL`;
+  if (c.op === 'like') return sql`${coreText(x, c.target)} ILIKE ${likePattern(c.values[0] as string)}`;
   switch (c.target.valueKind) {
     case 'number': {
       // Integer literals stay integers so the primary key index applies.
@@ -74,7 +93,6 @@ function compileCore(c: Condition, env: CompileEnv): Sql {
     case 'instant':
       return signed(c.op, compareDates(timestampPrimitives, x, x, c.op, c.values as DateValue[]));
     default:
-      if (c.op === 'like') return sql`${x} ILIKE ${likePattern(c.values[0] as string)}`;
       return signed(c.op, compareOrdered(x, c.op, (c.values as string[]).map((v) => sql`${v}`)));
   }
 }

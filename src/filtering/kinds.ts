@@ -77,6 +77,20 @@ export function operatorsFor(kind: ValueKind): readonly Operator[] {
   return OPERATORS_BY_KIND[kind];
 }
 
+/**
+ * The operators a target takes. Core columns take `like` whatever their kind (spec §4.4: "treated as
+ * `%value%` for core columns"), matched against the column's text form (compile.ts `coreText`).
+ */
+export function operatorsForTarget(t: Target): readonly Operator[] {
+  const ops = operatorsFor(t.valueKind);
+  return t.kind === 'core' && !ops.includes('like') ? [...ops, 'like'] : ops;
+}
+
+/** How an operand is parsed: `like` on a core column is a substring of its text form, so any text. */
+export function operandKind(t: Target, op: Operator): ValueKind {
+  return t.kind === 'core' && op === 'like' ? 'text' : t.valueKind;
+}
+
 /** A human name of a target's type for error messages. */
 export function describeTarget(t: Target): string {
   if (t.kind === 'core') return `the ${t.column} column`;

@@ -1,7 +1,7 @@
 import type { CollectionSchema, FieldDef } from '../collections/model.ts';
 import { ErrorBag, validationFailed } from '../errors.ts';
 import { LIMITS, isCoreColumn, isOperator, type Target, type WhereNode } from './ast.ts';
-import { coreTarget, describeTarget, fieldTarget, operatorsFor } from './kinds.ts';
+import { coreTarget, describeTarget, fieldTarget, operandKind, operatorsForTarget } from './kinds.ts';
 import { ValueError, parseOperand } from './values.ts';
 import { visibleField } from '../content/visibility.ts';
 
@@ -124,7 +124,7 @@ class WhereParser {
         this.errors.add(key, `Unknown operator '${opKey}'.`);
         continue;
       }
-      if (!operatorsFor(target.valueKind).includes(opKey)) {
+      if (!operatorsForTarget(target).includes(opKey)) {
         this.errors.add(key, `The operator '${opKey}' cannot be used on ${describeTarget(target)}.`);
         continue;
       }
@@ -134,7 +134,7 @@ class WhereParser {
         continue;
       }
       try {
-        const { op, values } = parseOperand(target.valueKind, opKey, operand);
+        const { op, values } = parseOperand(operandKind(target, opKey), opKey, operand);
         out.push({ kind: 'cond', key, target, op, values });
       } catch (err) {
         if (!(err instanceof ValueError)) throw err;

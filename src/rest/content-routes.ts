@@ -3,6 +3,7 @@ import { defineRoutes, type RestInput } from './route.ts';
 import type { Ctx } from '../context.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../content/operations.ts';
 import { linkTranslation } from '../content/translations.ts';
+import { emptyTrash, listTrash, parseTrashQuery, restoreEntry } from '../content/trash.ts';
 import { listEntries, parseListQuery } from '../content/list.ts';
 import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
 import { laravelPage } from '../content/paginator.ts';
@@ -28,6 +29,14 @@ const listQuery = z.object({
   offset: z.string().optional(),
   count: z.string().optional().describe('Present: answer { count }'),
   first: z.string().optional().describe('Present: answer the first entry'),
+});
+const trashQuery = z.object({
+  locale: readQuery.locale,
+  timestamps: readQuery.timestamps,
+  exclude: readQuery.exclude,
+  where: listQuery.shape.where.describe('where[field][operator]=value on the working drafts, as the list takes it'),
+  paginate: z.string().optional().describe('Page size (default 25, at most 100)'),
+  page: z.string().optional(),
 });
 const getQuery = z.object({ ...readQuery, translation_locale: z.string().optional().describe("The linked translation in this locale") });
 
@@ -72,6 +81,36 @@ export const contentRoutes = defineRoutes([
       body: await createEntry(ctx, params.collection, body as z.infer<typeof writeBody>, { timestamps: isFlag(query.timestamps) }),
     }),
   },
+  // `trash` is never a UUID, and the router prefers a fixed segment to a parameter anyway, so these
+  // two cannot be read as an entry; a collection whose slug is `trash` has its trash at /api/trash/trash.
+  {
+    method: 'GET',
+    url: '/api/:collection/trash',
+    ability: 'read',
+    summary: "The collection's trashed entries (working drafts with deleted_at), newest first, as a paginator (paginate, page, locale, where, timestamps, exclude)",
+    tags: ['entries'],
+    query: trashQuery,
+    handler: async (ctx, input) => {
+      const r = await listTrash(ctx, input.params.collection, parseTrashQuery(input.query));
+      return { body: laravelPage(r.data, { ...r, path: requestPath(ctx, input), query: input.query }) };
+    },
+  },
+  {
+    method: 'DELETE',
+    url: '/api/:collection/trash',
+    ability: 'delete',
+    summary: "Empty the collection's trash: every trashed entry is deleted for good (content.deleted each)",
+    tags: ['entries'],
+    handler: async (ctx, { params }) => ({ body: await emptyTrash(ctx, params.collection) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/restore',
+    ability: 'update',
+    summary: 'Restore a trashed entry (singleton and unique rules checked again: 422; not in the trash: 409); emits content.restored',
+    tags: ['entries'],
+    handler: async (ctx, { params, query }) => ({ body: await restoreEntry(ctx, params.collection, params.uuid, { timestamps: isFlag(query.timestamps) }) }),
+  },
   {
     method: 'GET',
     url: '/api/:collection/:uuid',
@@ -113,7 +152,7 @@ export const contentRoutes = defineRoutes([
     method: 'DELETE',
     url: '/api/:collection/:uuid',
     ability: 'delete',
-    summary: 'Delete an entry (soft; ?force=1 deletes for good)',
+    summary: 'Delete an entry: to the trash (content.trashed); ?force=1 deletes it for good, trashed or not (content.deleted)',
     tags: ['entries'],
     handler: async (ctx, { params, query }) => ({ body: await deleteEntry(ctx, params.collection, params.uuid, isFlag(query.force)) }),
   },

@@ -14,6 +14,12 @@ export interface RuntimeDeps {
   config: Config;
   database: Database;
   log: Logger;
+  /**
+   * Other domains' retention passes (e.g. the trash purge), run with the webhook retention by the
+   * deliverer process, each answering how many rows it deleted. Handed in by the composition root so
+   * this module depends on no domain that writes to the outbox (which would be an import cycle).
+   */
+  retention?: Record<string, () => Promise<number>>;
 }
 
 /**
@@ -123,6 +129,14 @@ class Runtime implements WebhookRuntime {
 
   async cleanup(): Promise<Record<string, number>> {
     const deleted = await this.store.cleanup(this.options);
+    for (const [name, pass] of Object.entries(this.services.retention ?? {})) {
+      // One failing pass must not keep the others (or the webhook tables) from being cleaned.
+      try {
+        deleted[name] = await pass();
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message, pass: name }, 'retention pass failed');
+      }
+    }
     if (Object.values(deleted).some((n) => n > 0)) this.log.info({ deleted }, 'webhook retention cleanup');
     return deleted;
   }

@@ -52,7 +52,7 @@ describe('retention', () => {
     });
 
     const deleted = await env.t.services.webhooks.cleanup();
-    expect(deleted).toEqual({ webhook_logs: 2, webhook_deliveries: 2, outbox_events: 1 });
+    expect(deleted).toEqual({ webhook_logs: 2, webhook_deliveries: 2, outbox_events: 1, trashed_entries: 0 });
     expect(await db.webhookLog.count()).toBe(2);
     expect((await db.webhookDelivery.findMany()).map((d) => d.status).sort()).toEqual(['delivered', 'pending']);
     // Undispatched rows are never removed, however old.

@@ -4,6 +4,7 @@ import type { EntryResource } from '../../content/types.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
 import { linkTranslation } from '../../content/translations.ts';
 import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
+import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
 import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { CONTENT_READ } from '../read-cache.ts';
@@ -31,6 +32,7 @@ export const EntryType = builder.objectRef<EntryResource>('Entry').implement({
     }),
     createdAt: t.string({ nullable: true, resolve: (e) => e.created_at ?? null }),
     updatedAt: t.string({ nullable: true, resolve: (e) => e.updated_at ?? null }),
+    deletedAt: t.string({ nullable: true, description: 'When the entry went to the trash; set in `trashedEntries` only.', resolve: (e) => e.deleted_at ?? null }),
   }),
 });
 
@@ -67,6 +69,10 @@ const LinkPayloadType = builder.objectRef<LinkPayload>('LinkEntryTranslationPayl
 
 const MessagePayloadType = builder.objectRef<{ message: string }>('MessagePayload').implement({
   fields: (t) => ({ message: t.exposeString('message') }),
+});
+
+const EmptyTrashPayloadType = builder.objectRef<{ message: string; deleted: number }>('EmptyTrashPayload').implement({
+  fields: (t) => ({ message: t.exposeString('message'), deleted: t.exposeInt('deleted', { description: 'How many entries were deleted for good.' }) }),
 });
 
 const stateDescription = '`published` (default; invalid values also read published) or `draft`.';
@@ -120,6 +126,29 @@ builder.queryFields((t) => ({
         if (isAppError(err) && err.code === 'NOT_FOUND' && err.message === 'Entry not found.') return { data: [], total: 0, currentPage: 1, perPage };
         throw err;
       }
+    },
+  }),
+  trashedEntries: t.field({
+    extensions: { ability: 'read', ...CONTENT_READ },
+    type: EntryPageType,
+    description: `Trashed entries of a collection (GET /api/{collection}/trash): working drafts with \`deletedAt\`, most recently trashed first (perPage 1..${MAX_PAGE_SIZE}, default ${DEFAULT_TRASH_PAGE_SIZE}).`,
+    args: {
+      collection: t.arg.string({ required: true }),
+      locale: t.arg.string(),
+      where: t.arg({ type: 'JSON', description: 'The REST `where` object, on the working drafts.' }),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+    },
+    resolve: async (_root, args, context) => {
+      const perPage = Math.max(1, Math.min(args.perPage ?? DEFAULT_TRASH_PAGE_SIZE, MAX_PAGE_SIZE));
+      const r = await listTrash(await context.auth(), args.collection, {
+        locale: args.locale?.toLowerCase() ?? undefined,
+        where: args.where ?? undefined,
+        paginate: perPage,
+        page: Math.max(1, args.page ?? 1),
+        timestamps: true,
+      });
+      return { data: r.data, total: r.total, currentPage: r.page, perPage: r.perPage };
     },
   }),
   entry: t.field({
@@ -197,6 +226,25 @@ builder.mutationFields((t) => ({
       force: t.arg.boolean(),
     },
     resolve: async (_root, args, context) => deleteEntry(await context.auth(), args.collection, args.uuid, args.force ?? false),
+  }),
+  restoreEntry: t.field({
+    extensions: { ability: 'update' },
+    nullable: true,
+    type: EntryType,
+    description: 'Brings a trashed entry back (POST /api/{collection}/{uuid}/restore); singleton and unique rules are checked again. Returns the working draft.',
+    args: {
+      collection: t.arg.string({ required: true }),
+      uuid: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, context) => restoreEntry(await context.auth(), args.collection, args.uuid, { timestamps: true }),
+  }),
+  emptyTrash: t.field({
+    extensions: { ability: 'delete' },
+    nullable: true,
+    type: EmptyTrashPayloadType,
+    description: "Deletes every trashed entry of the collection for good (DELETE /api/{collection}/trash).",
+    args: { collection: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => emptyTrash(await context.auth(), args.collection),
   }),
   linkEntryTranslation: t.field({
     extensions: { ability: 'update' },

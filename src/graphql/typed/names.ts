@@ -16,7 +16,8 @@ import pluralize from 'pluralize';
  *    the name is free. Generated helper names (`PostWhere`, `postsPage`...) only take the counter.
  * 5. Everything else about a collection derives from its final type name T: `t` (single query),
  *    plural(t) (list query; `tList` when the plural equals the singular), `createT`, `updateT`,
- *    `publishT`, `unpublishT`, `deleteT`, `revertT`, and the helper types `TPage`, `TWhere`,
+ *    `publishT`, `unpublishT`, `deleteT`, `revertT`, `trashedTs`, `restoreT`, `emptyTsTrash`,
+ *    and the helper types `TPage`, `TWhere`,
  *    `TSort`, `TInput`, `TPatchInput`, `TRelationFilter`, `T<Field>` for groups and enumerations.
  */
 
@@ -109,6 +110,9 @@ export interface CollectionNames {
   unpublish: string;
   delete: string;
   revert: string;
+  trashed: string;
+  restore: string;
+  emptyTrash: string;
 }
 
 /** Claims a collection's entry type name (all collections claim theirs before any helper name). */
@@ -140,6 +144,9 @@ export function collectionNames(type: string, types: NameRegistry, queries: Name
     unpublish: mutations.claim(`unpublish${type}`),
     delete: mutations.claim(`delete${type}`),
     revert: mutations.claim(`revert${type}`),
+    trashed: queries.claim(`trashed${pluralOf(type)}`),
+    restore: mutations.claim(`restore${type}`),
+    emptyTrash: mutations.claim(`empty${pluralOf(type)}Trash`),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
-import { listEntries } from '../../content/list.ts';
+import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
+import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
 import { AppError } from '../../errors.ts';
 import { DEFAULT_PER_PAGE, checkPaging } from '../limits.ts';
@@ -22,6 +23,9 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
   const deletion = b.objectRef<{ uuid: string; message: string }>(types.claim('DeletionResult')).implement({
     fields: (t) => ({ uuid: t.exposeID('uuid', { nullable: false }), message: t.exposeString('message', { nullable: false }) }),
   });
+  const trashEmptied = b.objectRef<{ message: string; deleted: number }>(types.claim('EmptyTrashResult')).implement({
+    fields: (t) => ({ message: t.exposeString('message', { nullable: false }), deleted: t.exposeInt('deleted', { nullable: false }) }),
+  });
 
   for (const l of layouts) {
     const slug = l.schema.slug;
@@ -29,6 +33,12 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
     const entry = refs.entries.get(l.schema.id)!;
     const io = inputs.get(l.schema.id)!;
     const label = `"${l.schema.name}"`;
+    const page = b.objectRef<TypedPage>(n.page).implement({
+      fields: (t) => ({
+        data: t.field({ type: [entry], nullable: false, extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
+        pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => p }),
+      }),
+    });
 
     if (l.schema.isSingleton) {
       b.queryField(n.single, (t) =>
@@ -46,12 +56,6 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         }),
       );
     } else {
-      const page = b.objectRef<TypedPage>(n.page).implement({
-        fields: (t) => ({
-          data: t.field({ type: [entry], nullable: false, extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
-          pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => p }),
-        }),
-      });
       b.queryField(n.list, (t) =>
         t.field({
           type: page,
@@ -112,6 +116,38 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       );
     }
 
+    b.queryField(n.trashed, (t) =>
+      t.field({
+        type: page,
+        nullable: false,
+        description: `Trashed ${label} entries (working drafts), most recently trashed first. \`restore${n.type}\` brings one back.`,
+        args: {
+          where: t.arg({ type: io.where, description: 'Conditions on the working drafts.' }),
+          page: t.arg.int({ defaultValue: 1 }),
+          perPage: t.arg.int({ defaultValue: DEFAULT_TRASH_PAGE_SIZE, description: `Page size, at most ${MAX_PAGE_SIZE}.` }),
+          locale: t.arg.string(),
+        },
+        extensions: {
+          ability: 'read',
+          ...CONTENT_READ,
+          complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_TRASH_PAGE_SIZE }),
+        },
+        resolve: async (_root, args, c) => {
+          const perPage = args.perPage ?? DEFAULT_TRASH_PAGE_SIZE;
+          const pageNo = args.page ?? 1;
+          checkPaging(pageNo, perPage);
+          const r = await listTrash(await c.auth(), slug, {
+            locale: args.locale?.toLowerCase() ?? undefined,
+            where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
+            paginate: perPage,
+            page: pageNo,
+            timestamps: true,
+          });
+          return { data: r.data.map((e) => typedEntry(e, 'draft')), total: r.total, currentPage: r.page, perPage: r.perPage, lastPage: Math.max(1, Math.ceil(r.total / r.perPage)) };
+        },
+      }),
+    );
+
     b.mutationFields((t) => ({
       [n.create]: t.field({
         type: entry,
@@ -171,6 +207,21 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           const r = await deleteEntry(await c.auth(), slug, String(args.uuid), args.force ?? false);
           return { uuid: String(args.uuid), message: r.message };
         },
+      }),
+      [n.restore]: t.field({
+        type: entry,
+        nullable: true,
+        description: 'Brings a trashed entry back; singleton and unique rules are checked again (422). Returns the working draft.',
+        extensions: { ability: 'update' },
+        args: { uuid: t.arg.id({ required: true }) },
+        resolve: async (_root, args, c) => typedEntry(await restoreEntry(await c.auth(), slug, String(args.uuid), { timestamps: true }), 'draft'),
+      }),
+      [n.emptyTrash]: t.field({
+        type: trashEmptied,
+        nullable: true,
+        description: `Deletes every trashed ${label} entry for good.`,
+        extensions: { ability: 'delete' },
+        resolve: async (_root, _args, c) => emptyTrash(await c.auth(), slug),
       }),
     }));
   }

@@ -119,14 +119,16 @@ export function defineSharedTypes(b: TypedBuilder, types: NameRegistry, core: Gr
   const text = { ordered: true, like: true, lists: true, between: true };
   const ordered = { ordered: true, like: false, lists: true, between: true };
   const equality = { ordered: false, like: false, lists: true, between: false };
+  // Int, DateTime and Uuid filters are used by the entry columns only, which take `like` on their text form.
+  const orderedColumn = { ...ordered, like: true };
   const filters: SharedTypes['filters'] = {
     string: scalarFilter(b, types.claim('StringFilter'), 'String', text, 'Conditions on a text value.'),
     float: scalarFilter(b, types.claim('FloatFilter'), 'Float', ordered, 'Conditions on a number.'),
-    int: scalarFilter(b, types.claim('IntFilter'), 'Int', ordered, 'Conditions on an integer.'),
+    int: scalarFilter(b, types.claim('IntFilter'), 'Int', orderedColumn, 'Conditions on an entry id; `like` matches its decimal digits.'),
     boolean: scalarFilter(b, types.claim('BooleanFilter'), 'Boolean', equality, 'Conditions on a boolean.'),
     date: scalarFilter(b, types.claim('DateFilter'), 'String', ordered, 'Conditions on a date ("YYYY-MM-DD" or ISO 8601 date-time).'),
-    dateTime: scalarFilter(b, types.claim('DateTimeFilter'), 'DateTime', ordered, 'Conditions on a timestamp.'),
-    id: scalarFilter(b, types.claim('UuidFilter'), 'ID', equality, 'Conditions on a UUID.'),
+    dateTime: scalarFilter(b, types.claim('DateTimeFilter'), 'DateTime', orderedColumn, 'Conditions on an entry timestamp; `like` matches its UTC ISO-8601 text (2026-11-21T09:05:03.120Z).'),
+    id: scalarFilter(b, types.claim('UuidFilter'), 'ID', { ...equality, like: true }, 'Conditions on an entry UUID; `like` matches its lowercase text.'),
     reference: scalarFilter(b, types.claim('ReferenceFilter'), 'ID', equality, 'Conditions on a relation or media reference (UUID or numeric id).'),
     json: scalarFilter(b, types.claim('JSONFilter'), 'JSON', equality, 'Containment conditions on a JSON or group value.'),
   };
