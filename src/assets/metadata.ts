@@ -30,6 +30,8 @@ export const bulkMetadataBody = z.object({
 });
 export type BulkMetadataInput = z.output<typeof bulkMetadataBody>;
 
+export const metadataUpdatedMessage = (n: number) => `Metadata of ${n} file${n === 1 ? '' : 's'} updated.`;
+
 /**
  * Merges the sent keys into each asset's metadata, all items in one transaction (any unknown uuid
  * fails them all). The merge happens in the UPDATE itself, so concurrent edits of different keys of

@@ -15,7 +15,7 @@ import {
   uploadAsset,
   type UploadInput,
 } from '../assets/operations.ts';
-import { bulkMetadataBody, bulkUpdateMetadata, type BulkMetadataInput } from '../assets/metadata.ts';
+import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage, type BulkMetadataInput } from '../assets/metadata.ts';
 import { serializeAsset } from '../assets/serialize.ts';
 import { openAssetFile } from '../assets/files.ts';
 import { isFlag } from '../content/query.ts';
@@ -124,7 +124,7 @@ export const assetRoutes = defineRoutes([
     handler: async (ctx, { body }) => {
       const assets = await bulkUpdateMetadata(ctx, body as BulkMetadataInput);
       const data = assets.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL));
-      return { body: { message: `Metadata of ${data.length} file${data.length === 1 ? '' : 's'} updated.`, data } };
+      return { body: { message: metadataUpdatedMessage(data.length), data } };
     },
   },
   {
