@@ -3,6 +3,7 @@ import type { AssetResource } from '../../content/types.ts';
 import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
 import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '../../assets/metadata.ts';
 import { zodToAppError } from '../../errors.ts';
+import { authorize } from '../../context.ts';
 import { serializeAsset } from '../../assets/serialize.ts';
 import { CONTENT_READ } from '../read-cache.ts';
 
@@ -110,6 +111,8 @@ builder.mutationFields((t) => ({
     args: { items: t.arg({ type: [AssetMetadataInput], required: true }) },
     resolve: async (_root, args, context) => {
       const ctx = await context.auth();
+      // The ability first, so a caller without it gets FORBIDDEN, never a validation error.
+      authorize(ctx, 'update');
       // camelCase in, the REST body's snake_case keys to the one validator; undefined (not sent) stays out.
       const items = args.items.map(({ altText, ...rest }) => ({ ...rest, ...(altText !== undefined ? { alt_text: altText } : {}) }));
       const parsed = bulkMetadataBody.safeParse({ items: items.map((i) => Object.fromEntries(Object.entries(i).filter(([, v]) => v !== undefined))) });
