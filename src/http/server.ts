@@ -26,7 +26,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     // Quieter levels (error, fatal, silent) are kept as configured.
     loggerInstance: services.log.child({}, { level: services.config.LOG_LEVEL === 'info' ? 'warn' : services.config.LOG_LEVEL }) as unknown as FastifyBaseLogger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
-    routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 200 },
+    // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
+    routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true, maxParamLength: 2400 },
     requestIdHeader: 'x-request-id',
   });
   app.setErrorHandler(errorHandler);

@@ -44,6 +44,13 @@ describe('asset routes: by name, bulk upload, bulk metadata', () => {
     await t.request({ method: 'DELETE', url: `/api/files/${newer.body.uuid}`, headers: p.headers });
     const afterDelete = await t.request({ method: 'GET', url: `/api/files/name/${encodeURIComponent('Team Photo.png')}`, headers: p.headers });
     expect(afterDelete.body.uuid).toBe(older.body.uuid);
+    // Original names keep up to 255 characters, spaces and non-ASCII letters; all of them are found.
+    for (const name of [`${'long name '.repeat(25)}.txt`, 'Übersicht (final) #2.pdf']) {
+      const up = await upload(t, p.headers, { filename: name, contentType: 'application/octet-stream', content: 'x' });
+      const byName = await t.request({ method: 'GET', url: `/api/files/name/${encodeURIComponent(name)}`, headers: p.headers });
+      expect(byName.status, name).toBe(200);
+      expect(byName.body.uuid).toBe(up.body.uuid);
+    }
     const denied = await t.request({ method: 'GET', url: '/api/files/name/x.png', headers: await p.tokenWith(['create']) });
     expect(denied.status).toBe(403);
   });
