@@ -94,7 +94,10 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
       const bytes = await renderResized(await buffer(original.body), spec, services.config.IMAGE_MAX_PIXELS, request.kind === 'thumbnail' ? THUMBNAIL_SIZE : undefined).catch(() => {
         throw validationFailed({ file: ['The stored image could not be read.'] });
       });
-      await storage.put(key, bytes, { contentType, maxBytes: Number.MAX_SAFE_INTEGER });
+      // The rendered bytes are served even if keeping them fails; the next request renders again.
+      await storage.put(key, bytes, { contentType, maxBytes: Number.MAX_SAFE_INTEGER }).catch((err: unknown) => {
+        services.log.warn({ err, key }, 'asset variant rendered but not stored');
+      });
       return bytes;
     })().finally(() => inflight.delete(key));
     inflight.set(key, rendering);
