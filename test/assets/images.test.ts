@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { imageOf, upload } from './helpers.ts';
+import { assetStorage, setAssetStorage, type AssetStorage } from '../../src/assets/storage.ts';
 
 describe('images: dimensions, thumbnail, resized variants', () => {
   let t: TestApp;
@@ -149,5 +150,27 @@ describe('images: dimensions, thumbnail, resized variants', () => {
     expect(thumb.statusCode).toBe(200);
     expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ width: 320, height: 160 });
     expect(filesOf(q)).toContain(`${res.body.uuid}~thumbnail.webp`);
+  });
+
+  it('a variant is still served when keeping it in the store fails, and stored on a later request', async () => {
+    const q = await t.project();
+    const res = await upload(t, q.headers, { filename: 'flaky.png', contentType: 'image/png', content: await imageOf(300, 300) });
+    const real = assetStorage(t.services);
+    const refusing: AssetStorage = {
+      put: (key, body, opts) => (key.includes('~w') ? Promise.reject(new Error('store down')) : real.put(key, body, opts)),
+      get: (key) => real.get(key),
+      delete: (key) => real.delete(key),
+    };
+    setAssetStorage(t.services, refusing);
+    try {
+      const served = await get(`${res.body.url}?width=100&format=webp`);
+      expect(served.statusCode).toBe(200);
+      expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 128 });
+      expect(filesOf(q)).not.toContain(`${res.body.uuid}~w128.webp`);
+    } finally {
+      setAssetStorage(t.services, real);
+    }
+    expect((await get(`${res.body.url}?width=100&format=webp`)).statusCode).toBe(200);
+    expect(filesOf(q)).toContain(`${res.body.uuid}~w128.webp`);
   });
 });
