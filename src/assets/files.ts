@@ -60,6 +60,26 @@ export interface AssetFile {
 const inflight = new Map<string, Promise<Buffer>>();
 
 /**
+ * Renders at once per process. Each holds the original in memory, and the file route is public: many
+ * first requests for different variants wait here instead of loading every original at the same time.
+ */
+const MAX_RENDERS = 4;
+let rendering = 0;
+const waiting: Array<() => void> = [];
+
+async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (rendering >= MAX_RENDERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else rendering++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else rendering--;
+  }
+}
+
+/**
  * The public bytes of a live asset (no auth: facts §7) in the requested variant. Derived variants are
  * rendered on the first request and kept in the asset store next to the original, so replicas share
  * them; concurrent first requests in one process render once.
@@ -86,9 +106,9 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
   const cached = await storage.get(key);
   if (cached) return { ...cached, contentType, filename, etag };
 
-  let rendering = inflight.get(key);
-  if (!rendering) {
-    rendering = (async () => {
+  let render = inflight.get(key);
+  if (!render) {
+    render = withRenderSlot(async () => {
       const original = await storage.get(asset.storageKey);
       if (!original) throw notFound('Asset not found');
       const bytes = await renderResized(await buffer(original.body), spec, services.config.IMAGE_MAX_PIXELS, request.kind === 'thumbnail' ? THUMBNAIL_SIZE : undefined).catch(() => {
@@ -99,9 +119,9 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
         services.log.warn({ err, key }, 'asset variant rendered but not stored');
       });
       return bytes;
-    })().finally(() => inflight.delete(key));
-    inflight.set(key, rendering);
+    }).finally(() => inflight.delete(key));
+    inflight.set(key, render);
   }
-  const bytes = await rendering;
+  const bytes = await render;
   return { body: bytes, size: bytes.length, contentType, filename, etag };
 }

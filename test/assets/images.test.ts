@@ -173,4 +173,16 @@ describe('images: dimensions, thumbnail, resized variants', () => {
     expect((await get(`${res.body.url}?width=100&format=webp`)).statusCode).toBe(200);
     expect(filesOf(q)).toContain(`${res.body.uuid}~w128.webp`);
   });
+
+  it('many concurrent first requests (more than the render slots, some for the same variant) are all answered correctly', async () => {
+    const q = await t.project();
+    const res = await upload(t, q.headers, { filename: 'busy.png', contentType: 'image/png', content: await imageOf(900, 600) });
+    const widths = [16, 32, 48, 64, 96, 128, 160, 240, 320, 480, 640, 768];
+    const answers = await Promise.all([...widths, ...widths].map((w) => get(`${res.body.url}?width=${w}&format=webp`)));
+    for (const [i, a] of answers.entries()) {
+      expect(a.statusCode).toBe(200);
+      expect((await sharp(a.rawPayload).metadata()).width).toBe(widths[i % widths.length]);
+    }
+    expect(filesOf(q).filter((n) => n.includes('~w'))).toHaveLength(widths.length);
+  });
 });
