@@ -59,6 +59,14 @@ const optionalInt = (min: number, max: number) =>
     })
     .transform((v) => (v === undefined || v === '' ? undefined : Number(v)));
 
+/** An optional string; empty means unset. */
+const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v));
+
 /**
  * CORS_ORIGINS: empty = no cross-origin access, `*` = any origin (never with credentials), else a
  * comma-separated list of exact origins (`https://app.example.com`), each allowed with credentials.
@@ -111,6 +119,25 @@ const envSchema = z
   GRAPHQL_MAX_ALIASES: int(30, 0, 10_000),
   GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),
   PUBLIC_URL: url(['http', 'https'], 'https://cms.example.com'),
+  /** Where asset bytes live: `local` (DATA_DIR/assets, one machine) or `s3` (any S3-compatible store, shared by replicas). */
+  ASSET_STORAGE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v === 'local' || v === 's3', { message: 'must be local or s3' })
+    .transform((v) => (v === undefined || v === '' ? 'local' : v) as 'local' | 's3'),
+  S3_BUCKET: optionalText(),
+  /** Unset = AWS's own endpoint for S3_REGION; set for MinIO, R2, Ceph and other S3-compatible stores. */
+  S3_ENDPOINT: url(['http', 'https'], 'http://127.0.0.1:9000'),
+  S3_REGION: z.string().trim().optional().transform((v) => v || 'us-east-1'),
+  /** Both unset = the AWS SDK's default credential chain (instance role, AWS_* variables, profile). */
+  S3_ACCESS_KEY_ID: optionalText(),
+  S3_SECRET_ACCESS_KEY: optionalText(),
+  /** `bucket` in the path instead of the host name; most self-hosted S3-compatible stores need it. */
+  S3_FORCE_PATH_STYLE: bool(false),
+  /** Images with more pixels than this are refused at upload and never decoded (decompression bombs). */
+  IMAGE_MAX_PIXELS: int(100_000_000, 1, 1_000_000_000),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -121,6 +148,12 @@ const envSchema = z
     })
     .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
 })
+  .superRefine((c, ctx) => {
+    if (c.ASSET_STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when ASSET_STORAGE=s3' });
+    if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: [c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'must be set together with the other S3 key variable' });
+    }
+  })
   // The demo project (with a `*` token printed to the log) is for trying the embedded default; a
   // deployment with its own PostgreSQL must not get one unless it asks.
   .transform((c) => ({ ...c, SEED_DEMO: c.SEED_DEMO ?? c.DATABASE_URL === undefined }));

@@ -1,5 +1,6 @@
 import type { Asset } from '../db/generated/prisma/client.ts';
 import type { AssetResource } from '../content/types.ts';
+import { isProcessableImage } from './images.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
@@ -21,7 +22,8 @@ export function assetPath(a: Pick<Asset, 'uuid' | 'filename'>): string {
 
 /**
  * Asset object (facts §7). URLs are absolute when PUBLIC_URL is configured, root-relative otherwise
- * (the service cannot know its public origin behind a proxy).
+ * (the service cannot know its public origin behind a proxy). `thumbnail_url` is set for the image
+ * types that get thumbnails and resized variants (src/assets/images.ts), null for every other file.
  */
 export function serializeAsset(a: Asset, publicUrl?: string): AssetResource {
   const url = `${(publicUrl ?? '').replace(/\/$/, '')}${assetPath(a)}`;
@@ -35,7 +37,8 @@ export function serializeAsset(a: Asset, publicUrl?: string): AssetResource {
     bytes: a.size,
     url,
     original_url: `${url}?variant=original`,
-    thumbnail_url: null,
+    // Made at upload; for images stored before thumbnails existed, rendered on the first request.
+    thumbnail_url: isProcessableImage(a.mimeType) ? `${url}?variant=thumbnail` : null,
     metadata: (a.metadata as Record<string, unknown> | null) ?? null,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),

@@ -29,7 +29,8 @@ export function parseQuery(str: string): Record<string, unknown> {
 }
 
 export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
-  const routing = { ignoreTrailingSlash: true, maxParamLength: 200 };
+  // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
+  const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
   const app = Fastify({
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,

@@ -2,12 +2,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { defineRoutes, type RouteDef } from './route.ts';
 import type { Services } from '../context.ts';
-import { AppError, notFound, validationFailed } from '../errors.ts';
-import { deleteAsset, getAsset, listAssets, parseAssetListQuery, uploadAsset } from '../assets/operations.ts';
+import type { MultipartFile } from '@fastify/multipart';
+import { AppError, validationFailed } from '../errors.ts';
+import {
+  BULK_UPLOAD_MAX,
+  bulkUploadAssets,
+  deleteAsset,
+  getAsset,
+  getAssetByName,
+  listAssets,
+  parseAssetListQuery,
+  uploadAsset,
+  type UploadInput,
+} from '../assets/operations.ts';
+import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage, type BulkMetadataInput } from '../assets/metadata.ts';
 import { serializeAsset } from '../assets/serialize.ts';
-import { assetStorage } from '../assets/storage.ts';
+import { openAssetFile } from '../assets/files.ts';
 import { isFlag } from '../content/query.ts';
-import { isUuid } from '../content/types.ts';
 import { laravelPage } from '../content/paginator.ts';
 import { requestPath } from './content-routes.ts';
 
@@ -37,11 +48,46 @@ export const uploadRoute: RouteDef = {
   },
 };
 
-function multipartError(err: unknown, limit: number): unknown {
+/** POST /api/files/bulk/upload: `files[]` parts (also `files`), at most 20, all stored or none. */
+export const bulkUploadRoute: RouteDef = {
+  method: 'POST',
+  url: '/api/files/bulk/upload',
+  ability: 'create',
+  summary: `Upload up to ${BULK_UPLOAD_MAX} files at once (multipart/form-data, field \`files[]\`); all or nothing`,
+  tags: ['assets'],
+  successStatus: 201,
+  handler: async (ctx, { raw }) => {
+    const required = () => validationFailed({ files: ['The files field is required: send multipart/form-data with one or more `files[]` parts.'] });
+    if (!raw.isMultipart?.()) throw required();
+    const limit = ctx.services.config.UPLOAD_LIMIT_BYTES;
+    // One more than allowed, so the operation sees the 21st file and answers with the limit, not the parser.
+    const parts = raw.files({ limits: { fileSize: limit, files: BULK_UPLOAD_MAX + 1, fields: 20, parts: BULK_UPLOAD_MAX + 21 } });
+    async function* files(): AsyncGenerator<UploadInput> {
+      for await (const part of parts as AsyncIterable<MultipartFile>) {
+        if (part.fieldname !== 'files[]' && part.fieldname !== 'files') {
+          part.file.resume();
+          throw validationFailed({ files: [`Unexpected file field \`${part.fieldname}\`: send the files as \`files[]\`.`] });
+        }
+        yield { filename: part.filename, mimetype: part.mimetype, stream: part.file, truncated: () => part.file.truncated };
+      }
+    }
+    try {
+      const assets = await bulkUploadAssets(ctx, files());
+      const data = assets.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL));
+      return { status: 201, body: { message: `${data.length} file${data.length === 1 ? '' : 's'} uploaded.`, data } };
+    } catch (err) {
+      throw multipartError(err, limit, 'files');
+    }
+  },
+};
+
+function multipartError(err: unknown, limit: number, field = 'file'): unknown {
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${Math.floor(limit / 1024)} kilobytes.`);
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return validationFailed({ file: ['Send one file in the multipart/form-data field `file`.'] });
+    return validationFailed({
+      [field]: [field === 'file' ? 'Send one file in the multipart/form-data field `file`.' : `Send at most ${BULK_UPLOAD_MAX} files in the multipart/form-data field \`files[]\`.`],
+    });
   }
   return err;
 }
@@ -58,6 +104,27 @@ export const assetRoutes = defineRoutes([
       const page = await listAssets(ctx, parseAssetListQuery(input.query));
       const data = page.data.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL));
       return { body: laravelPage(data, { ...page, path: requestPath(ctx, input), query: input.query }) };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/files/name/:filename',
+    ability: 'read',
+    summary: 'Get an asset by its exact original filename (the newest when several share it)',
+    tags: ['assets'],
+    handler: async (ctx, { params }) => ({ body: serializeAsset(await getAssetByName(ctx, params.filename), ctx.services.config.PUBLIC_URL) }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/files/bulk/metadata',
+    ability: 'update',
+    summary: 'Edit the metadata of up to 50 assets: only the keys sent are merged, null removes a key; all or nothing',
+    tags: ['assets'],
+    body: bulkMetadataBody,
+    handler: async (ctx, { body }) => {
+      const assets = await bulkUpdateMetadata(ctx, body as BulkMetadataInput);
+      const data = assets.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL));
+      return { body: { message: metadataUpdatedMessage(data.length), data } };
     },
   },
   {
@@ -79,30 +146,28 @@ export const assetRoutes = defineRoutes([
 ]);
 
 /** Routes that must be registered inside the multipart scope instead of the root. */
-export const multipartRoutes: RouteDef[] = [uploadRoute];
+export const multipartRoutes: RouteDef[] = [uploadRoute, bulkUploadRoute];
 
 const INLINE = /^(image|video|audio)\/|^application\/pdf$|^text\/plain$/;
 
 /**
- * Public file bytes at the asset `url` (no auth: facts §7). `variant` is accepted; no derived variants
- * are generated, so every variant is the original. Served with nosniff and a sandbox CSP, since the
- * bytes come from users and share the API's origin.
+ * Public file bytes at the asset `url` (no auth: facts §7), `?variant=thumbnail|original` or
+ * `?width=&format=` (src/assets/files.ts). Served with nosniff and a sandbox CSP, since the bytes
+ * come from users and share the API's origin.
  */
 async function serveFile(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { uuid } = req.params as { uuid: string };
-  const asset = isUuid(uuid) ? await services.database.prisma.asset.findFirst({ where: { uuid: uuid.toLowerCase(), deletedAt: null } }) : null;
-  const stored = asset ? await assetStorage(services).get(asset.storageKey) : null;
-  if (!asset || !stored) throw notFound('Asset not found');
-  const disposition = INLINE.test(asset.mimeType) ? 'inline' : 'attachment';
+  const file = await openAssetFile(services, uuid, (req.query ?? {}) as Record<string, unknown>);
+  const disposition = INLINE.test(file.contentType) ? 'inline' : 'attachment';
   return reply
-    .header('Content-Type', asset.mimeType)
-    .header('Content-Length', String(stored.size))
-    .header('Content-Disposition', `${disposition}; filename="${asset.filename}"`)
+    .header('Content-Type', file.contentType)
+    .header('Content-Length', String(file.size))
+    .header('Content-Disposition', `${disposition}; filename="${file.filename}"`)
     .header('Cache-Control', 'public, max-age=31536000, immutable')
-    .header('ETag', `"${asset.uuid}"`)
+    .header('ETag', file.etag)
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', "default-src 'none'; sandbox")
-    .send(stored.body);
+    .send(file.body);
 }
 
 /**

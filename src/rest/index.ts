@@ -3,7 +3,7 @@ import { projectRoutes } from './project-routes.ts';
 import { collectionRoutes } from './collection-routes.ts';
 import { versionRoutes } from './version-routes.ts';
 import { contentRoutes } from './content-routes.ts';
-import { assetRoutes, uploadRoute } from './asset-routes.ts';
+import { assetRoutes, multipartRoutes } from './asset-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { bulkRoutes } from './bulk-routes.ts';
 import { docsRoutes } from './docs-routes.ts';
@@ -13,4 +13,4 @@ import { docsRoutes } from './docs-routes.ts';
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, uploadRoute, ...contentRoutes];
+export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, ...multipartRoutes, ...contentRoutes];

@@ -25,9 +25,9 @@ describe('assets', () => {
       original_filename: 'My Photo.png',
       mime_type: 'image/png',
       size: `${PNG.length} B`,
-      thumbnail_url: null,
-      metadata: null,
+      metadata: { width: 1, height: 1 },
     });
+    expect(res.body.thumbnail_url).toBe(`/files/${res.body.uuid}/My-Photo.png?variant=thumbnail`);
     expect(res.body.url).toBe(`/files/${res.body.uuid}/My-Photo.png`);
     const file = await t.app.inject({ method: 'GET', url: res.body.url });
     expect(file.statusCode).toBe(200);

@@ -66,6 +66,7 @@ export async function createWorld(t: TestApp): Promise<MatrixWorld> {
       webhook: webhook.uuid,
       log: String(log.id),
       id: asset.uuid,
+      filename: asset.originalFilename,
     },
   };
 }

@@ -1,10 +1,13 @@
 import { builder } from '../builder.ts';
 import type { AssetResource } from '../../content/types.ts';
-import { getAsset, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
+import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
+import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '../../assets/metadata.ts';
+import { zodToAppError } from '../../errors.ts';
+import { authorize } from '../../context.ts';
 import { serializeAsset } from '../../assets/serialize.ts';
 import { CONTENT_READ } from '../read-cache.ts';
 
-/** The asset object of REST (facts §7). Uploads are REST-only (multipart). */
+/** The asset object of REST (facts §7). Uploads, single and bulk, are REST-only (multipart). */
 export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -17,7 +20,7 @@ export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
     url: t.exposeString('url'),
     originalUrl: t.string({ nullable: true, resolve: (a) => a.original_url }),
     thumbnailUrl: t.string({ nullable: true, resolve: (a) => a.thumbnail_url }),
-    metadata: t.field({ type: 'JSON', nullable: true, resolve: (a) => a.metadata }),
+    metadata: t.field({ type: 'JSON', nullable: true, description: 'width and height (images), and the describing keys set with updateAssetsMetadata.', resolve: (a) => a.metadata }),
     createdAt: t.exposeString('created_at'),
     updatedAt: t.exposeString('updated_at'),
   }),
@@ -58,6 +61,16 @@ builder.queryFields((t) => ({
       return { data: page.data.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL)), total: page.total, currentPage: page.page, perPage: page.perPage };
     },
   }),
+  assetByName: t.field({
+    extensions: { ability: 'read', ...CONTENT_READ },
+    type: AssetType,
+    description: 'One asset by its exact original filename (GET /api/files/name/{filename}); the newest when several share it.',
+    args: { filename: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const ctx = await context.auth();
+      return serializeAsset(await getAssetByName(ctx, args.filename), ctx.services.config.PUBLIC_URL);
+    },
+  }),
   asset: t.field({
     extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetType,
@@ -66,6 +79,47 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const ctx = await context.auth();
       return serializeAsset(await getAsset(ctx, args.id), ctx.services.config.PUBLIC_URL);
+    },
+  }),
+}));
+
+const AssetMetadataInput = builder.inputType('AssetMetadataInput', {
+  description: 'A key left out is kept; a key sent as null is removed.',
+  fields: (t) => ({
+    uuid: t.string({ required: true }),
+    altText: t.string(),
+    title: t.string(),
+    caption: t.string(),
+    description: t.string(),
+    author: t.string(),
+    copyright: t.string(),
+  }),
+});
+
+const AssetsPayload = builder.objectRef<{ message: string; data: AssetResource[] }>('AssetsPayload').implement({
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    data: t.field({ type: [AssetType], description: 'The assets in the order of the items.', resolve: (r) => r.data }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  updateAssetsMetadata: t.field({
+    extensions: { ability: 'update' },
+    type: AssetsPayload,
+    description: 'Merges describing metadata into 1-50 assets in one transaction (PATCH /api/files/bulk/metadata). Errors are keyed items.<index>.… in extensions.errors.',
+    args: { items: t.arg({ type: [AssetMetadataInput], required: true }) },
+    resolve: async (_root, args, context) => {
+      const ctx = await context.auth();
+      // The ability first, so a caller without it gets FORBIDDEN, never a validation error.
+      authorize(ctx, 'update');
+      // camelCase in, the REST body's snake_case keys to the one validator; undefined (not sent) stays out.
+      const items = args.items.map(({ altText, ...rest }) => ({ ...rest, ...(altText !== undefined ? { alt_text: altText } : {}) }));
+      const parsed = bulkMetadataBody.safeParse({ items: items.map((i) => Object.fromEntries(Object.entries(i).filter(([, v]) => v !== undefined))) });
+      if (!parsed.success) throw zodToAppError(parsed.error);
+      const assets = await bulkUpdateMetadata(ctx, parsed.data);
+      const data = assets.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL));
+      return { message: metadataUpdatedMessage(data.length), data };
     },
   }),
 }));
