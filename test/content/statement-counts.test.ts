@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 import { typedWorld, type TypedWorld } from '../graphql/typed-world.ts';
+import { Prisma } from '../../src/db/client.ts';
+import { loadCollectionBySlug } from '../../src/collections/model.ts';
+import { compileWhere } from '../../src/filtering/index.ts';
+import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
 
 /**
  * Round trips per uncached read (read cache and authentication cache off, so every request pays what a
@@ -85,6 +89,23 @@ describe('statements per uncached read (PostgreSQL)', () => {
     expect(r.body.data).toHaveLength(20);
     // Authentication, page and COUNT (side by side: the default order walks an index), authors.
     expect(r.queries).toBe(4);
+  });
+
+  it('a relation-nested filter plans as a join against the related collection, not a per-row test', async () => {
+    const db = t.database.prisma;
+    const posts = await loadCollectionBySlug(db, w.p.id, 'posts');
+    const where = { views: { between: '0,29' }, author: { name: { like: 'ann' } } };
+    const filter = await compileWhere(where, { db, projectId: w.p.id, collection: posts, column: 'published_data', alias: 'e' });
+    const conds = Prisma.sql`e.collection_id = ${posts.id} AND e.deleted_at IS NULL AND ${publishedReadCondition('e')} AND ${filter!}`;
+    const plan = (await db.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN SELECT count(*) FROM entries e WHERE ${conds}`))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    // IN (SELECT ...) is pulled up into a join the planner can drive from either side's index; the
+    // inlined form was an OR of containment tests in the posts' Filter, and a SubPlan would be a
+    // per-row probe.
+    expect(plan, plan).toMatch(/Join/);
+    expect(plan, plan).not.toMatch(/SubPlan/);
+    expect(plan, plan).not.toMatch(/@>/);
   });
 
   it('REST get by id with its author hydrated', async () => {
