@@ -51,7 +51,7 @@ export const SCENARIOS: Scenario[] = [
   { name: 'range-number-narrow', where: { views: { gt: '99900' } }, note: 'number gt, ~1,000 matches' },
   { name: 'range-date', where: { published_on: { gte: '2024-01-01', lt: '2024-02-01' } }, note: 'date range, ~15,500 matches' },
   { name: 'like', where: { title: { like: 'beef' } }, note: 'like on text, ~450 matches' },
-  { name: 'relation-nested-eq', where: { author: { name: 'Author 42' } }, note: 'author name eq: 1 author, 100 posts (UUIDs inlined)' },
+  { name: 'relation-nested-eq', where: { author: { name: 'Author 42' } }, note: 'author name eq: 1 author, 100 posts (semi-join)' },
   { name: 'relation-nested-like', where: { author: { name: { like: 'Author 42' } } }, note: 'author name like: 111 authors, 11,100 posts (semi-join)' },
   { name: 'or', where: { or: [{ category: 'cat-7' }, { views: { between: '5000,5099' } }] }, note: 'OR of text eq and number range, ~2,000 matches' },
   { name: 'broad-boolean', where: { active: 'true' }, note: 'boolean eq, 500,000 matches: the COUNT reads half the collection' },

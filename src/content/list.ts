@@ -7,6 +7,7 @@ import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS, selectEntries } from './rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
+import { contentLoaders } from './loaders.ts';
 import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
 import type { EntryResource, EntryRow, ReadState } from './types.ts';
 
@@ -37,6 +38,22 @@ export type ListResult =
   | { kind: 'page'; data: EntryResource[]; total: number; page: number; perPage: number }
   | { kind: 'array'; data: EntryResource[] };
 
+/** A page read without its total: whether another page follows is known from one row past the page. */
+export interface PageSlice {
+  kind: 'slice';
+  data: EntryResource[];
+  hasMore: boolean;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * Whether a paginated read needs its total. GraphQL passes false when the document selects neither
+ * the total nor anything computed from it, which saves the COUNT over every match; REST always
+ * reports the total in its paginator, so it never passes the flag.
+ */
+export type ListQueryWithTotal = ListQuery & { withTotal: boolean };
+
 /** The REST query string (facts §2.3) as a ListQuery; malformed numbers are a 422 naming the parameter. */
 export function parseListQuery(q: Record<string, unknown>): ListQuery {
   const bag = new ErrorBag();
@@ -64,7 +81,9 @@ export function parseListQuery(q: Record<string, unknown>): ListQuery {
  * (or the same one counts too: selectPage), then the page is serialized with batched loads. Singletons
  * return their one entry for the locale (default locale when omitted) and ignore paging, count and first.
  */
-export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult> {
+export async function listEntries(ctx: Ctx, slug: string, query: ListQueryWithTotal): Promise<ListResult | PageSlice>;
+export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult>;
+export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { withTotal?: boolean }): Promise<ListResult | PageSlice> {
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
   const column = query.state === 'draft' ? 'data' : 'published_data';
@@ -75,7 +94,8 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
   if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (query.state === 'published') conds.push(publishedReadCondition('e'));
-  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e' });
+  const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
+  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection });
   if (filter) conds.push(filter);
   const where = Prisma.join(conds, ' AND ');
 
@@ -94,6 +114,11 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Pro
   if (query.paginate !== undefined) {
     const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
     const page = query.page ?? 1;
+    if (query.withTotal === false) {
+      const rows = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`);
+      const data = await serializeEntries(ctx, collection, rows.slice(0, perPage), readOpts);
+      return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
+    }
     const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
     const { rows, total } = await selectPage(ctx.db, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass });
     return { kind: 'page', data: await serializeEntries(ctx, collection, rows, readOpts), total, page, perPage };

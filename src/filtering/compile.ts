@@ -2,7 +2,6 @@ import { Prisma, type Tx } from '../db/client.ts';
 import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, Target, WhereNode } from './ast.ts';
 import { publishedReadCondition } from './field-indexes.ts';
 import {
-  FALSE,
   allOf,
   anyOf,
   compareDates,
@@ -26,8 +25,6 @@ export interface CompileEnv {
   alias: string;
 }
 
-/** How many related entries a nested relation filter inlines as UUIDs before it falls back to a subquery. */
-const RELATED_INLINE_LIMIT = 100;
 /** Alias of the related entries in a nested relation filter (one level deep, so one alias suffices). */
 const RELATED_ALIAS = 'filter_rel';
 
@@ -154,33 +151,31 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
 }
 
 /**
- * `where[author][name][like]=ann`. The related entries are found first (in the same state column
- * as the outer read, so published reads match published values of the targets); up to
- * RELATED_INLINE_LIMIT of them become a UUID containment test the GIN index serves, more fall
- * back to a semi-join subquery.
+ * `where[author][name][like]=ann` as a semi-join: the outer row's relation UUID must be among the
+ * matching related entries (`IN (SELECT uuid ...)`), in the same state column as the outer read, so
+ * published reads match published values of the targets. One statement, no round trip to find the
+ * targets first, and the planner can answer both sides from indexes: the targets' filter from their
+ * `_p_`/`_d_` field indexes (the scope below is their partial predicate), the outer side by probing
+ * the relation field's UUID btree (src/filtering/field-indexes.ts), where a list of inlined UUIDs was
+ * a containment test per candidate, re-evaluated on every row of the collection. Multiple relations
+ * (arrays, no btree) test each element against the same subquery.
  */
-async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
-  const innerEnv: CompileEnv = { ...env, alias: RELATED_ALIAS };
-  const inner = await compileNode(node.filter, innerEnv);
-  const r = raw(RELATED_ALIAS);
-  const scope = allOf([
-    sql`${r}.project_id = ${env.projectId}`,
-    sql`${r}.collection_id = ${node.target.id}`,
-    sql`${r}.deleted_at IS NULL`,
-    // Published reads see only published targets, with the list's own test (which the targets'
-    // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
-    ...(env.column === 'published_data' ? [publishedReadCondition(RELATED_ALIAS)] : []),
-    inner,
-  ]);
-  const rows = await env.db.$queryRaw<Array<{ uuid: string }>>(
-    sql`SELECT ${r}.uuid::text AS uuid FROM entries ${r} WHERE ${scope} LIMIT ${RELATED_INLINE_LIMIT + 1}`,
-  );
-  const name = node.field.name;
-  const multiple = node.field.options.relation?.type === 2;
-  if (rows.length === 0) return FALSE;
-  if (rows.length <= RELATED_INLINE_LIMIT) return anyOf(rows.map((row) => contains(env, name, JSON.stringify(row.uuid), multiple)));
-  const col = columnRef(env, env.column);
-  const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
-  if (!multiple) return sql`(${col} ->> ${name}::text) IN (${related})`;
-  return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
+function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
+  return compileNode(node.filter, { ...env, alias: RELATED_ALIAS }).then((inner) => {
+    const r = raw(RELATED_ALIAS);
+    const scope = allOf([
+      sql`${r}.project_id = ${env.projectId}`,
+      sql`${r}.collection_id = ${node.target.id}`,
+      sql`${r}.deleted_at IS NULL`,
+      // Published reads see only published targets, with the list's own test (which the targets'
+      // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
+      ...(env.column === 'published_data' ? [publishedReadCondition(RELATED_ALIAS)] : []),
+      inner,
+    ]);
+    const name = node.field.name;
+    const col = columnRef(env, env.column);
+    const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
+    if (node.field.options.relation?.type !== 2) return sql`(${col} ->> ${name}::text) IN (${related})`;
+    return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
+  });
 }

@@ -14,6 +14,11 @@ export interface WhereOptions {
   column: 'data' | 'published_data';
   /** SQL alias of the entries table in the surrounding query. */
   alias: string;
+  /**
+   * How relation targets' schemas are found; defaults to one query per target. Reads pass their
+   * request's cached loader, so a nested filter costs no round trip for the target's fields.
+   */
+  loadCollection?: CollectionLoader;
 }
 
 /** Loads relation targets of the same project, once per compile. */
@@ -38,7 +43,7 @@ function collectionLoader(db: Tx, projectId: number): CollectionLoader {
  * The semantics of every operator per field type are documented in docs/filtering.md.
  */
 export async function compileWhere(where: unknown, opts: WhereOptions): Promise<Prisma.Sql | null> {
-  const ast = await parseWhere(where, opts.collection, collectionLoader(opts.db, opts.projectId));
+  const ast = await parseWhere(where, opts.collection, opts.loadCollection ?? collectionLoader(opts.db, opts.projectId));
   if (!ast) return null;
   return compileNode(ast, { db: opts.db, projectId: opts.projectId, column: opts.column, alias: opts.alias });
 }

@@ -8,6 +8,7 @@ import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '..
 import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { CONTENT_READ } from '../read-cache.ts';
+import { selects } from '../selection.ts';
 
 /**
  * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
@@ -101,7 +102,7 @@ builder.queryFields((t) => ({
       perPage: t.arg.int(),
       exclude: t.arg.stringList(),
     },
-    resolve: async (_root, args, context) => {
+    resolve: async (_root, args, context, info) => {
       const ctx = await context.auth();
       const perPage = Math.max(1, Math.min(args.perPage ?? 25, MAX_PAGE_SIZE));
       const page = Math.max(1, args.page ?? 1);
@@ -109,6 +110,7 @@ builder.queryFields((t) => ({
       const where = args.where != null && typed ? { and: [args.where, typed] } : (args.where ?? typed);
       try {
         const result = await listEntries(ctx, args.collection, {
+          withTotal: selects(info, [], ['total', 'lastPage', 'hasMorePages']),
           state: parseState(args.state),
           locale: args.locale?.toLowerCase() ?? undefined,
           where: where ?? undefined,
@@ -119,6 +121,8 @@ builder.queryFields((t) => ({
           exclude: args.exclude ?? undefined,
         });
         if (result.kind === 'page') return { data: result.data, total: result.total, currentPage: page, perPage };
+        // Nothing reads the total (see withTotal above); NaN would fail loudly in Int serialization if something did.
+        if (result.kind === 'slice') return { data: result.data, total: Number.NaN, currentPage: page, perPage };
         if (result.kind === 'one') return { data: [result.entry], total: 1, currentPage: 1, perPage };
         return { data: [], total: 0, currentPage: page, perPage };
       } catch (err) {

@@ -12,6 +12,7 @@ import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
 import { typedEntry, type TypedPage } from './model.ts';
 import { CONTENT_READ } from '../read-cache.ts';
+import { selects } from '../selection.ts';
 
 /**
  * The typed root fields of each collection. Every resolver is a thin adapter over the content and
@@ -75,13 +76,14 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
             ...CONTENT_READ,
             complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
           },
-          resolve: async (_root, args, c) => {
+          resolve: async (_root, args, c, info) => {
             const perPage = args.perPage ?? DEFAULT_PER_PAGE;
             const pageNo = args.page ?? 1;
             checkPaging(pageNo, perPage);
             const ctx = await c.auth();
             const state = args.state ?? 'published';
             const r = await listEntries(ctx, slug, {
+              withTotal: selects(info, ['pageInfo'], ['total', 'lastPage']),
               state,
               locale: args.locale?.toLowerCase() ?? undefined,
               where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
@@ -90,6 +92,11 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
               page: pageNo,
               timestamps: true,
             });
+            if (r.kind === 'slice') {
+              // Neither total nor lastPage is read; hasNextPage (currentPage < lastPage) still must be right.
+              const lastPage = r.hasMore ? r.page + 1 : r.page;
+              return { data: r.data.map((e) => typedEntry(e, state)), total: Number.NaN, currentPage: r.page, perPage: r.perPage, lastPage };
+            }
             if (r.kind !== 'page') throw new AppError('NOT_FOUND', 'Entry not found.');
             return {
               data: r.data.map((e) => typedEntry(e, state)),

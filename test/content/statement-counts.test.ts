@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { countQueries } from '../helpers/sql-count.ts';
+import { typedWorld, type TypedWorld } from '../graphql/typed-world.ts';
+import { Prisma } from '../../src/db/client.ts';
+import { loadCollectionBySlug } from '../../src/collections/model.ts';
+import { compileWhere } from '../../src/filtering/index.ts';
+import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
+
+/**
+ * Round trips per uncached read (read cache and authentication cache off, so every request pays what a
+ * request in a project under writes pays). Statement counts are the stable measure of the miss path on
+ * a noisy machine (BENCHMARKS.md): each number here is one round trip to PostgreSQL.
+ * Before issue 18 (this test on the previous commit): typed list without total 4 (authentication,
+ * page, COUNT, authors), core `entries` without total 4, REST filtered list 7 (authentication, the
+ * related collection's schema, the related entries' UUIDs, page, COUNT, authors and their collection).
+ */
+describe('statements per uncached read (PostgreSQL)', () => {
+  let t: TestApp;
+  let w: TypedWorld;
+  let post: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { READ_CACHE_MB: '0' } });
+    w = await typedWorld(t, 'Statements');
+    const authors = await w.rest('POST', '/api/bulk/authors/entries', {
+      items: ['Ann', 'Anna', 'Bob'].map((name) => ({ state: 'published', data: { name } })),
+    });
+    expect(authors.status).toBe(201);
+    const authorUuids: string[] = authors.body.data.map((a: { uuid: string }) => a.uuid);
+    const posts = await w.rest('POST', '/api/bulk/posts/entries', {
+      items: Array.from({ length: 30 }, (_, i) => ({ state: 'published', data: { title: `P${i}`, views: i, author: authorUuids[i % 3] } })),
+    });
+    expect(posts.status).toBe(201);
+    post = posts.body.data[0].uuid;
+    // Warm the typed schema and collection caches so only the reads are counted.
+    await w.ok('{ posts(perPage: 1) { data { uuid } } }');
+    await w.rest('GET', '/api/posts?paginate=1');
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const gql = async (query: string) => {
+    const { result, queries } = await countQueries(() => w.ok(query));
+    return { data: result, queries };
+  };
+  const rest = async (url: string) => {
+    const { result, queries } = await countQueries(() => w.rest('GET', url));
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    return { body: result.body, queries };
+  };
+
+  it('typed list without pageInfo.total: authentication, page, authors (no COUNT)', async () => {
+    const r = await gql('{ posts(perPage: 25) { data { uuid title author { name } } } }');
+    expect(r.data.posts.data).toHaveLength(25);
+    expect(r.queries).toBe(3);
+  });
+
+  it('typed list with hasNextPage only: no COUNT either, and the flag is right', async () => {
+    const first = await gql('{ posts(perPage: 25) { data { uuid } pageInfo { hasNextPage currentPage } } }');
+    expect(first.data.posts.pageInfo).toEqual({ hasNextPage: true, currentPage: 1 });
+    // Relations are hydrated with the page whether selected or not: authentication, page, authors.
+    expect(first.queries).toBe(3);
+    const last = await gql('{ posts(perPage: 25, page: 2) { data { uuid } pageInfo { hasNextPage } } }');
+    expect(last.data.posts.data).toHaveLength(5);
+    expect(last.data.posts.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('typed list with pageInfo.total: authentication, page and COUNT side by side, authors', async () => {
+    const r = await gql('{ posts(perPage: 25) { data { uuid author { name } } pageInfo { total lastPage } } }');
+    expect(r.data.posts.pageInfo).toEqual({ total: 30, lastPage: 2 });
+    expect(r.queries).toBe(4);
+    // Through a fragment too.
+    const f = await gql('query { posts(perPage: 5) { ...P } } fragment P on PostPage { pageInfo { ... on PageInfo { total } } }');
+    expect(f.data.posts.pageInfo.total).toBe(30);
+  });
+
+  it('core entries without total: no COUNT', async () => {
+    const r = await gql('{ entries(collection: "posts", perPage: 25) { data { uuid } currentPage } }');
+    expect(r.data.entries.data).toHaveLength(25);
+    expect(r.queries).toBe(3);
+    const total = await gql('{ entries(collection: "posts", perPage: 25) { total hasMorePages } }');
+    expect(total.data.entries).toEqual({ total: 30, hasMorePages: true });
+    expect(total.queries).toBe(4);
+  });
+
+  it('REST filtered list (range + relation-nested like, with total): the related filter is a semi-join, not a round trip', async () => {
+    const r = await rest('/api/posts?paginate=25&where[views][between]=0,29&where[author][name][like]=ann');
+    expect(r.body.meta.total).toBe(20);
+    expect(r.body.data).toHaveLength(20);
+    // Authentication, page and COUNT (side by side: the default order walks an index), authors.
+    expect(r.queries).toBe(4);
+  });
+
+  it('a relation-nested filter plans as a join against the related collection, not a per-row test', async () => {
+    const db = t.database.prisma;
+    const posts = await loadCollectionBySlug(db, w.p.id, 'posts');
+    const where = { views: { between: '0,29' }, author: { name: { like: 'ann' } } };
+    const filter = await compileWhere(where, { db, projectId: w.p.id, collection: posts, column: 'published_data', alias: 'e' });
+    const conds = Prisma.sql`e.collection_id = ${posts.id} AND e.deleted_at IS NULL AND ${publishedReadCondition('e')} AND ${filter!}`;
+    const plan = (await db.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN SELECT count(*) FROM entries e WHERE ${conds}`))
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    // IN (SELECT ...) is pulled up into a join the planner can drive from either side's index; the
+    // inlined form was an OR of containment tests in the posts' Filter, and a SubPlan would be a
+    // per-row probe.
+    expect(plan, plan).toMatch(/Join/);
+    expect(plan, plan).not.toMatch(/SubPlan/);
+    expect(plan, plan).not.toMatch(/@>/);
+  });
+
+  it('REST get by id with its author hydrated', async () => {
+    const r = await rest(`/api/posts/${post}`);
+    expect(r.body.fields.author.fields.name).toBe('Ann');
+    expect(r.queries).toBe(3);
+  });
+});
