@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import type { Services } from '../context.ts';
 import { AppError, notFound, validationFailed } from '../errors.ts';
@@ -15,6 +16,8 @@ import { requestPath } from './content-routes.ts';
 export const uploadRoute: RouteDef = {
   method: 'POST',
   url: '/api/files',
+  successStatus: 201,
+  response: { schema: ref('Asset') },
   ability: 'create',
   summary: 'Upload a file (multipart/form-data, field `file`)',
   tags: ['assets'],
@@ -51,6 +54,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/files',
+    successStatus: 200,
+    response: { schema: ref('AssetPaginator') },
     ability: 'read',
     summary: 'List assets, newest first (search, type=image|video|audio|document, paginate, page)',
     tags: ['assets'],
@@ -63,6 +68,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/files/:id',
+    successStatus: 200,
+    response: { schema: ref('Asset') },
     ability: 'read',
     summary: 'Get an asset by UUID or numeric id',
     tags: ['assets'],
@@ -71,6 +78,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/files/:id',
+    successStatus: 200,
+    response: { schema: ref('Message') },
     ability: 'delete',
     summary: 'Delete an asset (soft; ?force=1 also removes the file)',
     tags: ['assets'],

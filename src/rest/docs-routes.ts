@@ -1,3 +1,4 @@
+import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import { buildOpenApi } from './openapi.ts';
 import { rendererUrl } from './docs-assets.ts';
@@ -43,11 +44,12 @@ export const docsRoutes = (routes: () => RouteDef[]): RouteDef[] =>
   {
     method: 'GET',
     url: '/api/openapi.json',
+    successStatus: 200,
+    response: { schema: ref('OpenApiDocument') },
     ability: null,
     auth: false,
     summary: 'The OpenAPI 3.1 document of this REST API (public)',
     tags: ['docs'],
-    successStatus: 200,
     handler: async () => ({ status: 404 }),
     publicHandler: async () => {
       cached ??= buildOpenApi(routes(), { serverUrl: process.env.PUBLIC_URL });
@@ -57,11 +59,12 @@ export const docsRoutes = (routes: () => RouteDef[]): RouteDef[] =>
   {
     method: 'GET',
     url: '/api/docs',
+    successStatus: 200,
+    response: { contentType: 'text/html', schema: { type: 'string' } },
     ability: null,
     auth: false,
     summary: 'A browsable reference of this API (HTML page; everything it loads is served here)',
     tags: ['docs'],
-    successStatus: 200,
     handler: async () => ({ status: 404 }),
     publicHandler: async ({ reply }) => {
       void reply.type('text/html; charset=utf-8');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.ts';
+import { COMPONENT_SCHEMAS } from './openapi/components.ts';
 
 /**
  * The OpenAPI 3.1 document of the REST API, generated from the route table the router is built
@@ -62,10 +63,11 @@ function operation(route: RouteDef): Json {
   const { params } = openApiPath(route.url);
   const parameters: Json[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) parameters.push(...queryParameters(route.query));
+  const { schema, contentType = 'application/json', description } = route.response;
   const responses: Json = {
-    [route.successStatus ? String(route.successStatus) : '2XX']: {
-      description: 'Success.',
-      content: { 'application/json': { schema: {} } },
+    [String(route.successStatus)]: {
+      description: description ?? 'Success.',
+      ...(schema ? { content: { [contentType]: { schema } } } : {}),
     },
   };
   for (const code of Object.keys(ERROR_RESPONSES)) {
@@ -140,16 +142,7 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Jso
         projectId: { type: 'apiKey', in: 'header', name: 'project-id', description: 'UUID of the project every request works in.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token of that project.' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['message'],
-          properties: {
-            message: { type: 'string' },
-            errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-          },
-        },
-      },
+      schemas: COMPONENT_SCHEMAS,
       responses: errorResponses,
     },
   };
