@@ -20,6 +20,19 @@ const ERROR_RESPONSES: Record<string, string> = {
   '429': 'Rate limited: retry after the number of seconds in the `Retry-After` header.',
 };
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  assets: 'Uploaded files (media).',
+  bulk: 'Many entries of one collection in one all-or-nothing request.',
+  collections: 'The content model: collections and their fields.',
+  docs: 'This document and its reference page.',
+  entries: 'Entries of any collection, addressed by slug.',
+  fields: 'Fields of a collection.',
+  graphql: 'The GraphQL endpoint.',
+  project: 'The project and its locales.',
+  versions: 'Published versions of an entry.',
+  webhooks: 'Webhooks and their delivery logs.',
+};
+
 /** `/api/:collection/:uuid` → `/api/{collection}/{uuid}` and its path parameters. */
 export function openApiPath(url: string): { path: string; params: string[] } {
   const params: string[] = [];
@@ -117,7 +130,10 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Jso
           },
         },
       },
-      responses: { '200': { description: 'A GraphQL response: `data` and/or `errors` (each with `extensions.code`).' } },
+      responses: {
+        '200': { description: 'A GraphQL response: `data` and/or `errors` (each with `extensions.code`).' },
+        '400': { description: 'The document is malformed or over a limit; `errors` says which.' },
+      },
     },
   };
   const errorResponses: Record<string, Json> = {};
@@ -133,9 +149,10 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Jso
         'Every request names its project in the `project-id` header and authenticates with `Authorization: Bearer <token>`. ' +
         'Each operation lists the ability its token needs (`x-ability`). Errors are always `{ message, errors? }`.',
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl.replace(/\/$/, '') }] } : {}),
+    // Relative to where the document was fetched from unless PUBLIC_URL says otherwise.
+    servers: [{ url: opts.serverUrl ? opts.serverUrl.replace(/\/$/, '') : '/' }],
     security: [{ projectId: [], bearer: [] }],
-    tags: [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name })),
+    tags: [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: {

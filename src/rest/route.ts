@@ -17,6 +17,8 @@ export interface RestInput {
   headers: FastifyRequest['headers'];
   raw: FastifyRequest;
   reply: FastifyReply;
+  /** Authenticates the request (project-id + bearer) for public routes that answer more to a signed-in caller. */
+  admit?: () => Promise<Ctx>;
   /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
   readCache?: ReadCache;
 }

@@ -187,7 +187,6 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   QueuedSend: object({ message, delivery_id: str, attempt: int }),
   OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true },
-  Health: { type: 'object', additionalProperties: true },
 };
 
 /** What a route declares about its success answer (src/rest/route.ts `response`). */
