@@ -85,6 +85,11 @@ function useProjectSchema({ cache, authFor, chargeAddress, maxTokens }: SchemaCh
   const chosen = new WeakMap<Request, GraphQLSchema>();
   // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
   const mapped = (err: unknown) => maskError(err, 'Unexpected error.');
+  // GraphiQL's unfilled headers (`<project uuid>`, `Bearer <token>`) or no token at all: introspection
+  // gets the core schema. Credentials that look real but fail answer their 400/401, so a mistyped token
+  // shows an authentication error instead of a schema without the project's types.
+  const unfilled = (value: string | null) => value === null || value.trim() === '' || /^(bearer\s+)?<[^>]*>$/i.test(value.trim());
+  const placeholderCredentials = (request: Request) => unfilled(request.headers.get('project-id')) || unfilled(request.headers.get('authorization'));
   return {
     onRequestParse({ request, serverContext }) {
       return {
@@ -116,7 +121,7 @@ function useProjectSchema({ cache, authFor, chargeAddress, maxTokens }: SchemaCh
                 throw mapped(spent);
               });
             }
-            if (!introspection()) throw mapped(err);
+            if (!introspection() || !placeholderCredentials(request)) throw mapped(err);
             chosen.set(request, coreSchema);
           }
         },

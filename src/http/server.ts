@@ -97,6 +97,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         raw: req,
         reply,
         readCache: services.readCache,
+        admit: () => admit(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket),
       };
       let result;
       if (route.auth === false && route.publicHandler) {

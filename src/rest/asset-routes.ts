@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { arrayOf, ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import type { Services } from '../context.ts';
 import type { MultipartFile } from '@fastify/multipart';
@@ -26,6 +27,8 @@ import { requestPath } from './content-routes.ts';
 export const uploadRoute: RouteDef = {
   method: 'POST',
   url: '/api/files',
+  successStatus: 201,
+  response: { schema: ref('Asset') },
   ability: 'create',
   summary: 'Upload a file (multipart/form-data, field `file`)',
   tags: ['assets'],
@@ -56,6 +59,7 @@ export const bulkUploadRoute: RouteDef = {
   summary: `Upload up to ${BULK_UPLOAD_MAX} files at once (multipart/form-data, field \`files[]\`); all or nothing`,
   tags: ['assets'],
   successStatus: 201,
+  response: { schema: { type: 'object', required: ['message', 'data'], properties: { message: { type: 'string' }, data: arrayOf(ref('Asset')) } } },
   handler: async (ctx, { raw }) => {
     const required = () => validationFailed({ files: ['The files field is required: send multipart/form-data with one or more `files[]` parts.'] });
     if (!raw.isMultipart?.()) throw required();
@@ -97,6 +101,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/files',
+    successStatus: 200,
+    response: { schema: ref('AssetPaginator') },
     ability: 'read',
     summary: 'List assets, newest first (search, type=image|video|audio|document, paginate, page)',
     tags: ['assets'],
@@ -112,6 +118,8 @@ export const assetRoutes = defineRoutes([
     ability: 'read',
     summary: 'Get an asset by its exact original filename (the newest when several share it)',
     tags: ['assets'],
+    successStatus: 200,
+    response: { schema: ref('Asset') },
     handler: async (ctx, { params }) => ({ body: serializeAsset(await getAssetByName(ctx, params.filename), ctx.services.config.PUBLIC_URL) }),
   },
   {
@@ -120,6 +128,8 @@ export const assetRoutes = defineRoutes([
     ability: 'update',
     summary: 'Edit the metadata of up to 50 assets: only the keys sent are merged, null removes a key; all or nothing',
     tags: ['assets'],
+    successStatus: 200,
+    response: { schema: { type: 'object', required: ['message', 'data'], properties: { message: { type: 'string' }, data: arrayOf(ref('Asset')) } } },
     body: bulkMetadataBody,
     handler: async (ctx, { body }) => {
       const assets = await bulkUpdateMetadata(ctx, body as BulkMetadataInput);
@@ -130,6 +140,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/files/:id',
+    successStatus: 200,
+    response: { schema: ref('Asset') },
     ability: 'read',
     summary: 'Get an asset by UUID or numeric id',
     tags: ['assets'],
@@ -138,6 +150,8 @@ export const assetRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/files/:id',
+    successStatus: 200,
+    response: { schema: ref('Message') },
     ability: 'delete',
     summary: 'Delete an asset (soft; ?force=1 also removes the file)',
     tags: ['assets'],

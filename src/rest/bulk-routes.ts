@@ -1,3 +1,4 @@
+import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../bulk/operations.ts';
 import { isFlag } from '../content/query.ts';
@@ -10,6 +11,8 @@ export const bulkRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/bulk/:collection/entries',
+    successStatus: 201,
+    response: { schema: ref('BulkWriteResult') },
     ability: 'create',
     bucket: 'bulk',
     summary: 'Create 1-50 entries ({ items: [{ locale?, state?, data }] }); all or nothing',
@@ -22,6 +25,8 @@ export const bulkRoutes = defineRoutes([
   {
     method: 'PATCH',
     url: '/api/bulk/:collection/entries',
+    successStatus: 200,
+    response: { schema: ref('BulkWriteResult') },
     ability: 'update',
     bucket: 'bulk',
     summary: 'Patch 1-50 entries ({ items: [{ uuid, locale?, state?, data }] }); state publishes or unpublishes; all or nothing',
@@ -33,6 +38,8 @@ export const bulkRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/bulk/:collection/entries',
+    successStatus: 200,
+    response: { schema: ref('BulkDeleteResult') },
     ability: 'delete',
     bucket: 'bulk',
     summary: 'Delete 1-100 entries ({ uuids, force? }); unknown UUIDs are skipped; count = entries deleted',

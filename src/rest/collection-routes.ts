@@ -1,3 +1,4 @@
+import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import {
   createCollection,
@@ -19,6 +20,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/collections',
+    successStatus: 200,
+    response: { schema: ref('CollectionList') },
     ability: 'read',
     summary: 'List collections (ordered by `order`), each with its fields',
     tags: ['collections'],
@@ -27,6 +30,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/collections',
+    successStatus: 201,
+    response: { schema: ref('Collection') },
     ability: 'admin',
     summary: 'Create a collection, optionally with fields (groups may carry `children`)',
     tags: ['collections'],
@@ -35,6 +40,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/collections/reorder',
+    successStatus: 200,
+    response: { schema: ref('Message') },
     ability: 'admin',
     summary: 'Reorder collections: `{ collections: [{ uuid, order }] }`',
     tags: ['collections'],
@@ -43,6 +50,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/collections/:slug',
+    successStatus: 200,
+    response: { schema: ref('Collection') },
     ability: 'read',
     summary: 'Get a collection with its fields',
     tags: ['collections'],
@@ -51,6 +60,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'PUT',
     url: '/api/collections/:slug',
+    successStatus: 200,
+    response: { schema: ref('Collection') },
     ability: 'admin',
     summary: 'Rename a collection or change its slug: `{ name, slug }`',
     tags: ['collections'],
@@ -59,6 +70,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/collections/:slug',
+    successStatus: 204,
+    response: { description: 'Done; no body.' },
     ability: 'admin',
     summary: 'Delete a collection with its fields and entries; body `{ slug }` must repeat the path slug',
     tags: ['collections'],
@@ -70,6 +83,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/collections/:slug/fields',
+    successStatus: 201,
+    response: { schema: ref('Field') },
     ability: 'admin',
     summary: 'Add a field (use `parent_field_id` to add it to a group)',
     tags: ['fields'],
@@ -78,6 +93,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/collections/:slug/fields/reorder',
+    successStatus: 200,
+    response: { schema: ref('Message') },
     ability: 'admin',
     summary: 'Reorder fields: `{ fields: [{ uuid, order }] }`',
     tags: ['fields'],
@@ -86,6 +103,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'PUT',
     url: '/api/collections/:slug/fields/:fieldUuid',
+    successStatus: 200,
+    response: { schema: ref('Field') },
     ability: 'admin',
     summary: 'Replace a field document (type, label and name required)',
     tags: ['fields'],
@@ -94,6 +113,8 @@ export const collectionRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/collections/:slug/fields/:fieldUuid',
+    successStatus: 204,
+    response: { description: 'Done; no body.' },
     ability: 'admin',
     summary: 'Soft-delete a field (a group takes its children with it)',
     tags: ['fields'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './openapi/components.ts';
 import { defineRoutes, type RestInput } from './route.ts';
 import type { Ctx } from '../context.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../content/operations.ts';
@@ -51,6 +52,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection',
+    successStatus: 200,
+    response: { schema: ref('EntryList') },
     ability: 'read',
     summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
@@ -72,6 +75,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection',
+    successStatus: 201,
+    response: { schema: ref('Entry') },
     ability: 'create',
     summary: 'Create an entry ({ data, locale?, state? }); state=published publishes on create',
     tags: ['entries'],
@@ -86,6 +91,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection/trash',
+    successStatus: 200,
+    response: { schema: ref('EntryPaginator') },
     ability: 'read',
     summary: "The collection's trashed entries (working drafts with deleted_at), newest first, as a paginator (paginate, page, locale, where, timestamps, exclude)",
     tags: ['entries'],
@@ -98,6 +105,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/:collection/trash',
+    successStatus: 200,
+    response: { schema: ref('TrashEmptied') },
     ability: 'delete',
     summary: "Empty the collection's trash: every trashed entry is deleted for good (content.deleted each)",
     tags: ['entries'],
@@ -106,6 +115,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection/:uuid/restore',
+    successStatus: 200,
+    response: { schema: ref('Entry') },
     ability: 'update',
     summary: 'Restore a trashed entry (singleton and unique rules checked again: 422; not in the trash: 409); emits content.restored',
     tags: ['entries'],
@@ -114,6 +125,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection/:uuid',
+    successStatus: 200,
+    response: { schema: ref('Entry') },
     ability: 'read',
     summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
     tags: ['entries'],
@@ -129,6 +142,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'PUT',
     url: '/api/:collection/:uuid',
+    successStatus: 200,
+    response: { schema: ref('Entry') },
     ability: 'update',
     summary: 'Replace every custom field of an entry from data (missing fields are cleared)',
     tags: ['entries'],
@@ -140,6 +155,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'PATCH',
     url: '/api/:collection/:uuid',
+    successStatus: 200,
+    response: { schema: ref('Entry') },
     ability: 'update',
     summary: 'Update only the fields sent in data',
     tags: ['entries'],
@@ -151,6 +168,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/:collection/:uuid',
+    successStatus: 200,
+    response: { schema: ref('EntryDeleted') },
     ability: 'delete',
     summary: 'Delete an entry: to the trash (content.trashed); ?force=1 deletes it for good, trashed or not (content.deleted)',
     tags: ['entries'],
@@ -159,6 +178,8 @@ export const contentRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection/:uuid/link-translation',
+    successStatus: 200,
+    response: { schema: ref('TranslationLinked') },
     ability: 'update',
     summary: 'Link another entry of the collection as a translation ({ translation_entry_uuid })',
     tags: ['entries'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDef } from './route.ts';
+import { COMPONENT_SCHEMAS } from './openapi/components.ts';
 
 /**
  * The OpenAPI 3.1 document of the REST API, generated from the route table the router is built
@@ -17,6 +18,19 @@ const ERROR_RESPONSES: Record<string, string> = {
   '404': 'The collection, entry, version, asset or webhook does not exist in this project.',
   '422': 'Validation failed: `errors` maps each offending key (e.g. `data.title`, `items.0.locale`) to messages.',
   '429': 'Rate limited: retry after the number of seconds in the `Retry-After` header.',
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  assets: 'Uploaded files (media).',
+  bulk: 'Many entries of one collection in one all-or-nothing request.',
+  collections: 'The content model: collections and their fields.',
+  docs: 'This document and its reference page.',
+  entries: 'Entries of any collection, addressed by slug.',
+  fields: 'Fields of a collection.',
+  graphql: 'The GraphQL endpoint.',
+  project: 'The project and its locales.',
+  versions: 'Published versions of an entry.',
+  webhooks: 'Webhooks and their delivery logs.',
 };
 
 /** `/api/:collection/:uuid` → `/api/{collection}/{uuid}` and its path parameters. */
@@ -62,10 +76,11 @@ function operation(route: RouteDef): Json {
   const { params } = openApiPath(route.url);
   const parameters: Json[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) parameters.push(...queryParameters(route.query));
+  const { schema, contentType = 'application/json', description } = route.response;
   const responses: Json = {
-    [route.successStatus ? String(route.successStatus) : '2XX']: {
-      description: 'Success.',
-      content: { 'application/json': { schema: {} } },
+    [String(route.successStatus)]: {
+      description: description ?? 'Success.',
+      ...(schema ? { content: { [contentType]: { schema } } } : {}),
     },
   };
   for (const code of Object.keys(ERROR_RESPONSES)) {
@@ -115,7 +130,10 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Jso
           },
         },
       },
-      responses: { '200': { description: 'A GraphQL response: `data` and/or `errors` (each with `extensions.code`).' } },
+      responses: {
+        '200': { description: 'A GraphQL response: `data` and/or `errors` (each with `extensions.code`).' },
+        '400': { description: 'The document is malformed or over a limit; `errors` says which.' },
+      },
     },
   };
   const errorResponses: Record<string, Json> = {};
@@ -131,25 +149,17 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions = {}): Jso
         'Every request names its project in the `project-id` header and authenticates with `Authorization: Bearer <token>`. ' +
         'Each operation lists the ability its token needs (`x-ability`). Errors are always `{ message, errors? }`.',
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl.replace(/\/$/, '') }] } : {}),
+    // Relative to where the document was fetched from unless PUBLIC_URL says otherwise.
+    servers: [{ url: opts.serverUrl ? opts.serverUrl.replace(/\/$/, '') : '/' }],
     security: [{ projectId: [], bearer: [] }],
-    tags: [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name })),
+    tags: [...new Set(routes.flatMap((r) => r.tags ?? []))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: {
         projectId: { type: 'apiKey', in: 'header', name: 'project-id', description: 'UUID of the project every request works in.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token of that project.' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['message'],
-          properties: {
-            message: { type: 'string' },
-            errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-          },
-        },
-      },
+      schemas: COMPONENT_SCHEMAS,
       responses: errorResponses,
     },
   };

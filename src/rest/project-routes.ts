@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale } from '../projects/operations.ts';
 import { listCollections, serializeCollection } from '../collections/operations.ts';
@@ -9,6 +10,8 @@ export const projectRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api',
+    successStatus: 200,
+    response: { schema: ref('ProjectWithModel') },
     ability: 'read',
     summary: 'Get the project selected by the project-id header; `with=collections,fields` embeds the content model',
     tags: ['project'],
@@ -24,6 +27,8 @@ export const projectRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/project/locales',
+    successStatus: 200,
+    response: { schema: ref('Project') },
     ability: 'admin',
     summary: 'Add a locale to the project',
     tags: ['project'],
@@ -33,6 +38,8 @@ export const projectRoutes = defineRoutes([
   {
     method: 'PUT',
     url: '/api/project/locales/default',
+    successStatus: 200,
+    response: { schema: ref('Project') },
     ability: 'admin',
     summary: 'Set the default locale (adds it when missing)',
     tags: ['project'],
@@ -42,6 +49,8 @@ export const projectRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/project/locales/:locale',
+    successStatus: 200,
+    response: { schema: ref('Project') },
     ability: 'admin',
     summary: 'Remove a locale (not the default one)',
     tags: ['project'],

@@ -4,6 +4,7 @@ import type { Ability } from '../auth/abilities.ts';
 import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache.ts';
+import type { RouteResponse } from './openapi/components.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -16,6 +17,8 @@ export interface RestInput {
   headers: FastifyRequest['headers'];
   raw: FastifyRequest;
   reply: FastifyReply;
+  /** Authenticates the request (project-id + bearer) for public routes that answer more to a signed-in caller. */
+  admit?: () => Promise<Ctx>;
   /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
   readCache?: ReadCache;
 }
@@ -44,8 +47,10 @@ export interface RouteDef {
   body?: z.ZodType;
   /** Optional: query parameters, for the OpenAPI document only (handlers parse their own query). */
   query?: z.ZodType;
-  /** Optional: the success status shown in the OpenAPI document; without it the document says `2XX`. */
-  successStatus?: number;
+  /** The status the handler answers on success (the OpenAPI document's one success response). */
+  successStatus: number;
+  /** The success body's schema for the OpenAPI document (src/rest/openapi/components.ts). */
+  response: RouteResponse;
   handler: (ctx: Ctx, input: RestInput) => Promise<RestResult>;
   /** Public routes receive no Ctx. */
   publicHandler?: (input: RestInput) => Promise<RestResult>;

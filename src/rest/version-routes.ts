@@ -1,3 +1,4 @@
+import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../versions/publish.ts';
 import { diffVersions, getVersion, listVersions, updateVersion } from '../versions/operations.ts';
@@ -14,6 +15,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection/:uuid/publish',
+    successStatus: 200,
+    response: { schema: ref('Published') },
     ability: 'update',
     summary: 'Publish the working draft as a new version',
     tags,
@@ -26,6 +29,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection/:uuid/unpublish',
+    successStatus: 200,
+    response: { schema: ref('Message') },
     ability: 'update',
     summary: 'Unpublish the entry (versions are kept)',
     tags,
@@ -37,6 +42,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection/:uuid/versions',
+    successStatus: 200,
+    response: { schema: ref('VersionList') },
     ability: 'read',
     summary: 'List the versions of an entry, newest first',
     tags,
@@ -45,6 +52,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection/:uuid/versions/:version',
+    successStatus: 200,
+    response: { schema: ref('VersionDetail') },
     ability: 'read',
     summary: 'Get one version with its snapshot',
     tags,
@@ -56,6 +65,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'PATCH',
     url: '/api/:collection/:uuid/versions/:version',
+    successStatus: 200,
+    response: { schema: ref('VersionItem') },
     ability: 'update',
     summary: 'Change the label or description of a version',
     tags,
@@ -66,6 +77,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/:collection/:uuid/versions/:version/revert',
+    successStatus: 200,
+    response: { schema: ref('Reverted') },
     ability: 'update',
     summary: 'Restore the draft from a version and publish it as a new version',
     tags,
@@ -85,6 +98,8 @@ export const versionRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/:collection/:uuid/versions/:version/diff',
+    successStatus: 200,
+    response: { schema: ref('VersionDiff') },
     ability: 'read',
     summary: 'Compare this version with version `to`, field by field',
     tags,

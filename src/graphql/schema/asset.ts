@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, pagePosition } from './page-info.ts';
 import type { AssetResource } from '../../content/types.ts';
 import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
 import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '../../assets/metadata.ts';
@@ -21,8 +22,8 @@ export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
     originalUrl: t.string({ nullable: true, resolve: (a) => a.original_url }),
     thumbnailUrl: t.string({ nullable: true, resolve: (a) => a.thumbnail_url }),
     metadata: t.field({ type: 'JSON', nullable: true, description: 'width and height (images), and the describing keys set with updateAssetsMetadata.', resolve: (a) => a.metadata }),
-    createdAt: t.exposeString('created_at'),
-    updatedAt: t.exposeString('updated_at'),
+    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.created_at }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updated_at }),
   }),
 });
 
@@ -36,15 +37,17 @@ interface AssetPage {
 const AssetPageType = builder.objectRef<AssetPage>('AssetPage').implement({
   fields: (t) => ({
     data: t.field({ type: [AssetType], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    currentPage: t.exposeInt('currentPage'),
-    perPage: t.exposeInt('perPage'),
-    lastPage: t.int({ resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
+    pageInfo: t.field({ type: PageInfoType, resolve: (p) => pagePosition(p.total, p.currentPage, p.perPage) }),
+    total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    currentPage: t.exposeInt('currentPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    perPage: t.exposeInt('perPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    lastPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
   }),
 });
 
 builder.queryFields((t) => ({
   assets: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetPageType,
     description: 'Assets, newest first. search matches filename, original name or MIME type; type is image, video, audio or document.',
@@ -72,6 +75,7 @@ builder.queryFields((t) => ({
     },
   }),
   asset: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetType,
     description: 'One asset by UUID or numeric id.',

@@ -45,8 +45,8 @@ export const CollectionType = builder.objectRef<CollectionResource>('Collection'
     slug: t.exposeString('slug'),
     isSingleton: t.boolean({ resolve: (c) => c.is_singleton }),
     order: t.exposeInt('order'),
-    createdAt: t.string({ resolve: (c) => c.created_at }),
-    updatedAt: t.string({ resolve: (c) => c.updated_at }),
+    createdAt: t.field({ type: 'DateTime',  resolve: (c) => c.created_at }),
+    updatedAt: t.field({ type: 'DateTime',  resolve: (c) => c.updated_at }),
     fields: t.field({ type: [CollectionFieldType], resolve: (c) => c.fields ?? [] }),
   }),
 });
@@ -113,6 +113,7 @@ function fieldDoc(f: FieldInputShape): Record<string, unknown> {
 
 builder.queryFields((t) => ({
   collections: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: [CollectionType],
     description: 'Collections of the project in order, with their fields.',
@@ -120,6 +121,7 @@ builder.queryFields((t) => ({
       (await listCollections(await context.auth())).map((c) => serializeCollection(c, { withFields: true })),
   }),
   collection: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: CollectionType,
     args: { slug: t.arg.string({ required: true }) },

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, pagePosition } from './page-info.ts';
 import { isAppError } from '../../errors.ts';
 import type { EntryResource } from '../../content/types.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
@@ -9,6 +10,7 @@ import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { CONTENT_READ } from '../read-cache.ts';
 import { selects } from '../selection.ts';
+import { checkPaging, DEFAULT_PER_PAGE } from '../limits.ts';
 
 /**
  * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
@@ -22,7 +24,7 @@ export const EntryType = builder.objectRef<EntryResource>('Entry').implement({
     uuid: t.exposeString('uuid'),
     locale: t.exposeString('locale'),
     state: t.exposeString('state', { description: '`draft` or `published`.' }),
-    publishedAt: t.string({ nullable: true, resolve: (e) => e.published_at }),
+    publishedAt: t.field({ type: 'DateTime',  nullable: true, resolve: (e) => e.published_at }),
     publishedVersionId: t.int({ nullable: true, resolve: (e) => e.published_version_id }),
     publishedVersionNumber: t.int({ nullable: true, resolve: (e) => e.published_version_number }),
     isDraftDirty: t.boolean({ resolve: (e) => e.is_draft_dirty }),
@@ -31,9 +33,9 @@ export const EntryType = builder.objectRef<EntryResource>('Entry').implement({
       description: 'Field values by field name; relations are nested entries (one level), media are asset objects.',
       resolve: (e) => e.fields,
     }),
-    createdAt: t.string({ nullable: true, resolve: (e) => e.created_at ?? null }),
-    updatedAt: t.string({ nullable: true, resolve: (e) => e.updated_at ?? null }),
-    deletedAt: t.string({ nullable: true, description: 'When the entry went to the trash; set in `trashedEntries` only.', resolve: (e) => e.deleted_at ?? null }),
+    createdAt: t.field({ type: 'DateTime',  nullable: true, resolve: (e) => e.created_at ?? null }),
+    updatedAt: t.field({ type: 'DateTime',  nullable: true, resolve: (e) => e.updated_at ?? null }),
+    deletedAt: t.field({ type: 'DateTime',  nullable: true, description: 'When the entry went to the trash; set in `trashedEntries` only.', resolve: (e) => e.deleted_at ?? null }),
   }),
 });
 
@@ -42,17 +44,23 @@ interface EntryPage {
   total: number;
   currentPage: number;
   perPage: number;
+  /** Set when no total was counted (nothing selected it): the last page as far as the page's look-ahead row tells. */
+  knownLastPage?: number;
 }
 
+const pageOf = (p: EntryPage) =>
+  p.knownLastPage !== undefined ? { total: p.total, currentPage: p.currentPage, perPage: p.perPage, lastPage: p.knownLastPage } : pagePosition(p.total, p.currentPage, p.perPage);
+
 const EntryPageType = builder.objectRef<EntryPage>('EntryPage').implement({
-  description: 'One page of entries with the total count (Laravel-style paging: page + perPage).',
+  description: 'One page of entries: `data` and `pageInfo` (page + perPage paging).',
   fields: (t) => ({
     data: t.field({ type: [EntryType], extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    currentPage: t.exposeInt('currentPage'),
-    perPage: t.exposeInt('perPage'),
-    lastPage: t.int({ resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
-    hasMorePages: t.boolean({ resolve: (p) => p.currentPage * p.perPage < p.total }),
+    pageInfo: t.field({ type: PageInfoType, resolve: pageOf }),
+    total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    currentPage: t.exposeInt('currentPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    perPage: t.exposeInt('perPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    lastPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => Math.max(1, Math.ceil(p.total / p.perPage)) }),
+    hasMorePages: t.boolean({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.currentPage < pageOf(p).lastPage }),
   }),
 });
 
@@ -80,6 +88,7 @@ const stateDescription = '`published` (default; invalid values also read publish
 
 builder.queryFields((t) => ({
   entries: t.field({
+    nullable: true,
     // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
     extensions: {
       ability: 'read',
@@ -103,14 +112,16 @@ builder.queryFields((t) => ({
       exclude: t.arg.stringList(),
     },
     resolve: async (_root, args, context, info) => {
+      // Out-of-range paging answers 422 naming the argument, as typed lists and REST do (no silent clamp).
+      const perPage = args.perPage ?? DEFAULT_PER_PAGE;
+      const page = args.page ?? 1;
+      checkPaging(page, perPage);
       const ctx = await context.auth();
-      const perPage = Math.max(1, Math.min(args.perPage ?? 25, MAX_PAGE_SIZE));
-      const page = Math.max(1, args.page ?? 1);
       const typed = toWhereObject(args.filter);
       const where = args.where != null && typed ? { and: [args.where, typed] } : (args.where ?? typed);
       try {
         const result = await listEntries(ctx, args.collection, {
-          withTotal: selects(info, [], ['total', 'lastPage', 'hasMorePages']),
+          withTotal: selects(info, [], ['total', 'lastPage']) || selects(info, ['pageInfo'], ['total', 'lastPage']),
           state: parseState(args.state),
           locale: args.locale?.toLowerCase() ?? undefined,
           where: where ?? undefined,
@@ -122,7 +133,7 @@ builder.queryFields((t) => ({
         });
         if (result.kind === 'page') return { data: result.data, total: result.total, currentPage: page, perPage };
         // Nothing reads the total (see withTotal above); NaN would fail loudly in Int serialization if something did.
-        if (result.kind === 'slice') return { data: result.data, total: Number.NaN, currentPage: page, perPage };
+        if (result.kind === 'slice') return { data: result.data, total: Number.NaN, currentPage: page, perPage, knownLastPage: result.hasMore ? page + 1 : page };
         if (result.kind === 'one') return { data: [result.entry], total: 1, currentPage: 1, perPage };
         return { data: [], total: 0, currentPage: page, perPage };
       } catch (err) {
@@ -133,6 +144,7 @@ builder.queryFields((t) => ({
     },
   }),
   trashedEntries: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: EntryPageType,
     description: `Trashed entries of a collection (GET /api/{collection}/trash): working drafts with \`deletedAt\`, most recently trashed first (perPage 1..${MAX_PAGE_SIZE}, default ${DEFAULT_TRASH_PAGE_SIZE}).`,
@@ -144,18 +156,21 @@ builder.queryFields((t) => ({
       perPage: t.arg.int(),
     },
     resolve: async (_root, args, context) => {
-      const perPage = Math.max(1, Math.min(args.perPage ?? DEFAULT_TRASH_PAGE_SIZE, MAX_PAGE_SIZE));
+      const perPage = args.perPage ?? DEFAULT_TRASH_PAGE_SIZE;
+      const page = args.page ?? 1;
+      checkPaging(page, perPage);
       const r = await listTrash(await context.auth(), args.collection, {
         locale: args.locale?.toLowerCase() ?? undefined,
         where: args.where ?? undefined,
         paginate: perPage,
-        page: Math.max(1, args.page ?? 1),
+        page,
         timestamps: true,
       });
       return { data: r.data, total: r.total, currentPage: r.page, perPage: r.perPage };
     },
   }),
   entry: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: EntryType,
     description: 'One entry by UUID. NOT_FOUND when it does not exist or, for published reads, was never published.',

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import './page-info.ts';
 import './project.ts';
 import './collection.ts';
 import './entry.ts';

@@ -16,6 +16,7 @@ export const ProjectType = builder.prismaObject('Project', {
 
 builder.queryField('project', (t) =>
   t.field({
+    nullable: true,
     type: ProjectType,
     description: 'The project selected by the project-id header.',
     extensions: { ability: 'read' },

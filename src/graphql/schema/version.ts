@@ -185,6 +185,7 @@ const RevertPayloadType = builder.objectRef<RevertPayload>('RevertEntryVersionPa
 
 builder.mutationFields((t) => ({
   publishEntry: t.field({
+    nullable: true,
     type: PublishPayloadType,
     extensions: { ability: 'update' },
     description: 'Publishes the working draft as version N+1 (same as POST /api/{collection}/{uuid}/publish).',
@@ -196,6 +197,7 @@ builder.mutationFields((t) => ({
     },
   }),
   unpublishEntry: t.field({
+    nullable: true,
     type: UnpublishPayloadType,
     extensions: { ability: 'update' },
     description: 'Takes the entry offline; every version is kept.',
@@ -206,6 +208,7 @@ builder.mutationFields((t) => ({
     },
   }),
   revertEntryVersion: t.field({
+    nullable: true,
     type: RevertPayloadType,
     extensions: { ability: 'update' },
     description: 'Restores the working draft from a version and publishes it as a new version, in one transaction.',
@@ -225,6 +228,7 @@ builder.mutationFields((t) => ({
     },
   }),
   updateEntryVersion: t.field({
+    nullable: true,
     type: EntryVersionType,
     extensions: { ability: 'update' },
     description: 'Sets or clears (null) the label (≤ 255 chars) and description (≤ 2000 chars); an omitted argument is left unchanged.',

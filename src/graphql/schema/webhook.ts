@@ -1,4 +1,5 @@
 import { builder, type GraphQLContext } from '../builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType } from './page-info.ts';
 import type { Ctx } from '../../context.ts';
 import { drawBudget } from '../../edge/pipeline.ts';
 import {
@@ -43,9 +44,9 @@ const WebhookType = builder.objectRef<WebhookView>('Webhook').implement({
     hasSecret: t.boolean({ resolve: (w) => w.has_secret }),
     consecutiveFailures: t.int({ resolve: (w) => w.consecutive_failures }),
     disabledReason: t.string({ nullable: true, description: 'Set when the service disabled the webhook after failed deliveries.', resolve: (w) => w.disabled_reason }),
-    disabledAt: t.string({ nullable: true, resolve: (w) => w.disabled_at }),
-    createdAt: t.string({ resolve: (w) => w.created_at }),
-    updatedAt: t.string({ resolve: (w) => w.updated_at }),
+    disabledAt: t.field({ type: 'DateTime',  nullable: true, resolve: (w) => w.disabled_at }),
+    createdAt: t.field({ type: 'DateTime',  resolve: (w) => w.created_at }),
+    updatedAt: t.field({ type: 'DateTime',  resolve: (w) => w.updated_at }),
   }),
 });
 
@@ -61,19 +62,20 @@ const WebhookLogType = builder.objectRef<WebhookLogView>('WebhookLog').implement
     request: t.field({ type: 'JSON', resolve: (l) => l.request }),
     response: t.field({ type: 'JSON', resolve: (l) => l.response }),
     durationMs: t.int({ nullable: true, resolve: (l) => l.duration_ms }),
-    createdAt: t.string({ resolve: (l) => l.created_at }),
+    createdAt: t.field({ type: 'DateTime',  resolve: (l) => l.created_at }),
   }),
 });
 
 const WebhookLogPageType = builder.objectRef<LogPage>('WebhookLogPage').implement({
   fields: (t) => ({
     data: t.field({ type: [WebhookLogType], resolve: (p) => p.data }),
-    currentPage: t.int({ resolve: (p) => p.current_page }),
-    perPage: t.int({ resolve: (p) => p.per_page }),
-    total: t.exposeInt('total'),
-    lastPage: t.int({ resolve: (p) => p.last_page }),
-    from: t.exposeInt('from', { nullable: true }),
-    to: t.exposeInt('to', { nullable: true }),
+    pageInfo: t.field({ type: PageInfoType, resolve: (p) => ({ total: p.total, currentPage: p.current_page, perPage: p.per_page, lastPage: p.last_page }) }),
+    currentPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.current_page }),
+    perPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.per_page }),
+    total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
+    lastPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.last_page }),
+    from: t.exposeInt('from', { nullable: true, deprecationReason: FLAT_PAGING_DEPRECATED }),
+    to: t.exposeInt('to', { nullable: true, deprecationReason: FLAT_PAGING_DEPRECATED }),
   }),
 });
 
@@ -135,18 +137,21 @@ async function webhookCtx(context: GraphQLContext): Promise<Ctx> {
 
 builder.queryFields((t) => ({
   webhooks: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: [WebhookType],
     description: 'Webhooks of the project (admin).',
     resolve: async (_root, _args, context) => listWebhooks(await webhookCtx(context)),
   }),
   webhook: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: WebhookType,
     args: { uuid: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => getWebhook(await webhookCtx(context), args.uuid),
   }),
   webhookLogs: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: WebhookLogPageType,
     description: 'Delivery log, newest first. perPage defaults to 25 and is capped at 100.',

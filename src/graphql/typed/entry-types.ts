@@ -159,6 +159,12 @@ export function defineEntryTypes(b: TypedBuilder, layouts: CollectionLayout[], s
         id: t.int({ nullable: false, resolve: (e) => e.resource.id }),
         uuid: t.id({ nullable: false, resolve: (e) => e.resource.uuid }),
         locale: t.string({ nullable: false, resolve: (e) => e.resource.locale }),
+        state: t.field({
+          type: refs.shared.entryState,
+          nullable: false,
+          description: '`published` for a published read (the live snapshot), `draft` for the working draft (spec §2.1).',
+          resolve: (e) => e.resource.state,
+        }),
         publishedAt: t.field({ type: 'DateTime', resolve: (e) => e.resource.published_at }),
         createdAt: t.field({ type: 'DateTime', resolve: (e) => e.resource.created_at ?? null }),
         updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.resource.updated_at ?? null }),

@@ -159,6 +159,7 @@ export const SYSTEM_FIELD_NAMES = [
   'id',
   'uuid',
   'locale',
+  'state',
   'publishedAt',
   'createdAt',
   'updatedAt',

@@ -60,7 +60,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       b.queryField(n.list, (t) =>
         t.field({
           type: page,
-          nullable: false,
+          nullable: true,
           description: `Entries of ${label}: filtered, sorted and paged in the database.`,
           args: {
             where: t.arg({ type: io.where }),
@@ -113,11 +113,17 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           type: entry,
           description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
           extensions: { ability: 'read', ...CONTENT_READ },
-          args: { uuid: t.arg.id({ required: true }), state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
+          args: {
+            uuid: t.arg.id({ required: true }),
+            state: t.arg({ type: entryState, defaultValue: 'published' }),
+            locale: t.arg.string(),
+            translationLocale: t.arg.string({ description: 'Answer the linked translation in this locale instead (404 when there is none).' }),
+          },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
             const state = args.state ?? 'published';
-            return typedEntry(await getEntry(ctx, slug, String(args.uuid), { state, locale: args.locale ?? undefined, timestamps: true }), state);
+            const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, timestamps: true };
+            return typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state);
           },
         }),
       );
@@ -126,7 +132,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
     b.queryField(n.trashed, (t) =>
       t.field({
         type: page,
-        nullable: false,
+        nullable: true,
         description: `Trashed ${label} entries (working drafts), most recently trashed first. \`restore${n.type}\` brings one back.`,
         args: {
           where: t.arg({ type: io.where, description: 'Conditions on the working drafts.' }),

@@ -100,16 +100,8 @@ export function defineSharedTypes(b: TypedBuilder, types: NameRegistry, core: Gr
     fields: (t) => ({ start: t.string(), end: t.string() }),
   });
 
-  const pageInfo = b.objectRef<TypedPage>(types.claim('PageInfo')).implement({
-    description: 'Where a page sits in the whole list.',
-    fields: (t) => ({
-      total: t.exposeInt('total', { nullable: false }),
-      currentPage: t.exposeInt('currentPage', { nullable: false }),
-      perPage: t.exposeInt('perPage', { nullable: false }),
-      lastPage: t.exposeInt('lastPage', { nullable: false }),
-      hasNextPage: t.boolean({ nullable: false, resolve: (p) => p.currentPage < p.lastPage }),
-    }),
-  });
+  // The core PageInfo when the core schema has it (one page type for core and typed lists).
+  const pageInfo = core.getType('PageInfo') ? ('PageInfo' as unknown as ObjectRef<T, TypedPage>) : ownPageInfo(b, types);
 
   const entryState = b.enumType(types.claim('ContentState'), {
     description: 'Which copy of an entry a read serves: the published snapshot (default) or the working draft.',
@@ -134,3 +126,17 @@ export function defineSharedTypes(b: TypedBuilder, types: NameRegistry, core: Gr
   };
   return { asset, versions, dateRange, dateRangeInput, pageInfo, entryState, filters };
 }
+
+function ownPageInfo(b: TypedBuilder, types: NameRegistry): ObjectRef<T, TypedPage> {
+  return b.objectRef<TypedPage>(types.claim('PageInfo')).implement({
+    description: 'Where a page sits in the whole list.',
+    fields: (t) => ({
+      total: t.exposeInt('total', { nullable: false }),
+      currentPage: t.exposeInt('currentPage', { nullable: false }),
+      perPage: t.exposeInt('perPage', { nullable: false }),
+      lastPage: t.exposeInt('lastPage', { nullable: false }),
+      hasNextPage: t.boolean({ nullable: false, resolve: (p) => p.currentPage < p.lastPage }),
+    }),
+  });
+}
+
