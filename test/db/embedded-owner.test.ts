@@ -88,7 +88,7 @@ describe('embedded data directory ownership', () => {
     const projectId = /"projectId":"([0-9a-f-]{36})"/.exec(server.stderr())![1];
     expect(server.stderr()).not.toMatch(/cms_[A-Za-z0-9]/);
     expect(server.stderr()).toContain('npx cms token create --project');
-    const demoToken = JSON.parse((await cms(dataDir, ['token', 'create', '--project', projectId, '--abilities', 'read'])).stdout).token;
+    const demoToken = JSON.parse((await cms(dataDir, ['token', 'create', '--project', projectId, '--abilities', 'read', '--json'])).stdout).token;
     const model = await fetch(`${server.url}/api/collections`, { headers: { 'project-id': projectId, authorization: `Bearer ${demoToken}` } });
     expect(model.status).toBe(200);
     expect((await model.json()).map((c: { slug: string }) => c.slug)).toEqual(['authors', 'posts']);
