@@ -126,4 +126,15 @@ describe('entryChanged over Server-Sent Events', () => {
     expect(payloadOf(endA[0]).errors![0].extensions!.code).toBe('UNAUTHENTICATED');
     expect(payloadOf(endB[0]).errors![0].extensions!.code).toBe('FORBIDDEN');
   });
+
+  // Last: the drain closes this app's live hub.
+  it('drain on shutdown completes open streams and refuses new subscriptions', async () => {
+    const s = await sse();
+    await new Promise((r) => setTimeout(r, 100));
+    t.app.beginDrain();
+    expect((await s.until('complete', 1000)).map((e) => e.event)).toEqual(['complete']);
+    const late = await sse();
+    const body = late.headers.get('content-type')?.startsWith('text/event-stream') ? payloadOf((await late.until('complete'))[0]) : await late.json();
+    expect(JSON.stringify(body)).toContain('SERVICE_UNAVAILABLE');
+  });
 });
