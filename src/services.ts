@@ -16,6 +16,7 @@ import { AuthCache } from './auth/auth-cache.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './webhooks/runtime.ts';
 import { purgeExpiredTrash } from './content/trash-retention.ts';
+import { LiveHub } from './live/hub.ts';
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
 export type AppServices = EdgeServices;
@@ -46,6 +47,22 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     authCache,
+    live: new LiveHub({
+      database,
+      log,
+      // Embedded PGlite multiplexes one session, where LISTEN is not dependable: the hub polls instead.
+      listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
+      limits: {
+        maxSubscriptions: config.LIVE_MAX_SUBSCRIPTIONS,
+        maxPerToken: config.LIVE_MAX_PER_TOKEN,
+        maxQueue: config.LIVE_MAX_QUEUE,
+        resumeWindowSeconds: config.LIVE_RESUME_WINDOW_SECONDS,
+        maxBacklog: config.LIVE_MAX_BACKLOG,
+        idleTimeoutMs: config.LIVE_IDLE_TIMEOUT_MS,
+        pollMs: config.LIVE_POLL_MS,
+        gapTimeoutMs: 10_000,
+      },
+    }),
     // The deliverer's periodic retention pass also empties trash older than TRASH_RETENTION_DAYS.
     webhooks: createWebhookRuntime({ config, database, log, retention: { trashed_entries: () => purgeExpiredTrash(services, config.TRASH_RETENTION_DAYS) } }),
     onClose: [],
@@ -58,5 +75,6 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     },
   };
   services.onClose.push(() => services.webhooks.close());
+  services.onClose.push(() => services.live.close());
   return services;
 }

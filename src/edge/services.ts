@@ -1,6 +1,7 @@
 import type { Services } from '../context.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { ReadCache } from './read-cache.ts';
+import type { LiveHub } from '../live/hub.ts';
 
 /**
  * What the request pipeline adds to a process's Services: the surfaces (src/http, src/graphql) are
@@ -10,4 +11,6 @@ export interface EdgeServices extends Services {
   rateLimiter: RateLimiter;
   /** Published REST reads keyed by content generation (src/edge/read-cache.ts); absent when READ_CACHE_MB=0. */
   readCache?: ReadCache;
+  /** Live subscriptions of this replica (src/live); started by the first subscriber. */
+  live: LiveHub;
 }

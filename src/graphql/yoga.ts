@@ -17,6 +17,7 @@ import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
 import { useCommittedWritesAnswer200 } from './committed-writes.ts';
+import { useLiveSse } from './subscriptions/sse.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -174,6 +175,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useReadYourWrites(services),
       useOperationMetrics(services),
       useCommittedWritesAnswer200(),
+      useLiveSse({ heartbeatMs: config.LIVE_HEARTBEAT_MS }),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
     graphiql: graphiqlOptions(config, DEFAULT_QUERY),

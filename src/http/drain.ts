@@ -32,6 +32,9 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
   app.decorate('draining', { getter: () => draining });
   app.decorate('beginDrain', () => {
     draining = true;
+    // Live streams never finish by themselves: they end now (clients reconnect elsewhere with
+    // Last-Event-ID) so the listener's close is not held up by them.
+    void services.live.close();
   });
   app.decorate('stopAccepting', () => new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve())));
   app.addHook('onSend', (_req, reply, payload, done) => {

@@ -7,6 +7,7 @@ import { layoutProject } from './layout.ts';
 import { typeRegistry } from './names.ts';
 import { defineOperations } from './operations.ts';
 import { defineSharedTypes } from './shared.ts';
+import { defineSubscriptions } from '../subscriptions/typed.ts';
 
 /**
  * Builds a project's typed schema: the core schema plus, per collection, an object type, its
@@ -21,5 +22,6 @@ export function buildTypedSchema(core: GraphQLSchema, collections: CollectionSch
   const refs = defineEntryTypes(b, layouts, shared);
   const inputs = defineInputs(b, types, layouts, refs);
   defineOperations(b, types, layouts, refs, inputs);
+  defineSubscriptions(b, types, layouts, refs, inputs);
   return b.toSchema({ sortSchema: false });
 }

@@ -1,0 +1,242 @@
+import type { Database } from '../db/client.ts';
+import { listenOn, type PgListener } from '../db/listener.ts';
+import { listenForChanges, type ChangeFeed } from '../db/change-feed.ts';
+import type { Logger } from '../logger.ts';
+import { authorize, type Ctx } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { holds } from '../auth/abilities.ts';
+import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
+import { ChangeStream, toChange, type OutboxChange } from './stream.ts';
+import { LiveSubscription, type LiveFilter } from './subscription.ts';
+
+export interface LiveLimits {
+  /** Open subscriptions per replica. */
+  maxSubscriptions: number;
+  /** Open subscriptions per token, on each replica. */
+  maxPerToken: number;
+  /** Changes queued for a subscriber that does not read before it is told to reset. */
+  maxQueue: number;
+  /** How far back (seconds) Last-Event-ID may point. */
+  resumeWindowSeconds: number;
+  /** Most missed changes a resume replays; more is a reset. */
+  maxBacklog: number;
+  /** A subscription that delivered nothing for this long is closed (the client reconnects with Last-Event-ID). */
+  idleTimeoutMs: number;
+  /** Fallback poll of the outbox (and of tokens without a change feed), for lost notifications and embedded PGlite. */
+  pollMs: number;
+  gapTimeoutMs: number;
+}
+
+export interface LiveHubOptions {
+  database: Database;
+  log: Logger;
+  /** PostgreSQL URL for LISTEN; absent on embedded PGlite, which is polled. */
+  listenUrl?: string;
+  limits: LiveLimits;
+}
+
+interface TokenRow {
+  id: number;
+  project_id: number;
+  abilities: string[];
+  revoked_at: Date | null;
+}
+
+/**
+ * Live content for one replica: the ordered change stream (src/live/stream.ts) fanned out to this
+ * replica's subscribers. Every replica runs its own: writers on any replica NOTIFY `cms_webhook_outbox`
+ * at commit (src/webhooks/outbox.ts), so each hears of every commit and reads the rows from the shared
+ * outbox. Started on the first subscription; nothing runs on a replica nobody subscribes to.
+ *
+ * Tokens: the database notifies `cms_changes` on every token change (migration 20261123000000); the
+ * hub re-reads the tokens of the project's subscriptions and ends those revoked or without `read`.
+ */
+export class LiveHub {
+  private readonly byCollection = new Map<string, Set<LiveSubscription>>();
+  private readonly perToken = new Map<number, number>();
+  private count = 0;
+  private stream?: ChangeStream;
+  private starting?: Promise<void>;
+  private outboxListener?: PgListener;
+  private feed?: ChangeFeed;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly opts: LiveHubOptions) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Highest outbox id every subscriber on this replica has been offered (tests, benchmarks). */
+  get cursor(): number {
+    return this.stream?.cursor ?? 0;
+  }
+
+  private start(): Promise<void> {
+    this.starting ??= (async () => {
+      const { database, log, listenUrl, limits } = this.opts;
+      const stream = new ChangeStream(database, log, (changes) => this.fanOut(changes), { gapTimeoutMs: limits.gapTimeoutMs });
+      await stream.start();
+      this.stream = stream;
+      if (listenUrl) {
+        this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { minRetryMs: 100, maxRetryMs: 2000, applicationName: 'cms live stream' });
+        await this.outboxListener.ready;
+        this.feed = listenForChanges(listenUrl, log);
+        this.feed.subscribe((change) => void this.recheckTokens(change.kind === 'project' ? change.projectId : undefined));
+      }
+      this.timer = setInterval(() => {
+        stream.wake();
+        this.closeIdle();
+        // Without a live change feed, token changes are found by this poll instead.
+        if (!this.feed?.live) void this.recheckTokens();
+      }, limits.pollMs);
+      this.timer.unref();
+    })();
+    return this.starting;
+  }
+
+  /**
+   * A subscription to one collection's committed changes. Needs `read`. `lastEventId` resumes after
+   * that outbox id: the missed changes come first (when the id is inside the retention window), else
+   * the subscription starts with a reset.
+   */
+  async subscribe(ctx: Ctx, filter: LiveFilter, lastEventId?: string): Promise<LiveSubscription> {
+    authorize(ctx, 'read');
+    const { limits } = this.opts;
+    const tokenId = ctx.actor.kind === 'token' ? ctx.actor.tokenId : null;
+    if (!this.closed) await this.start();
+    // Checked and counted with no await in between, so concurrent subscribes cannot overshoot a cap.
+    if (this.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
+    if (this.count >= limits.maxSubscriptions) throw new AppError('RATE_LIMITED', `This server holds its maximum of ${limits.maxSubscriptions} subscriptions; try again later or another replica.`, { retryAfter: 5 });
+    if (tokenId !== null && (this.perToken.get(tokenId) ?? 0) >= limits.maxPerToken) {
+      throw new AppError('RATE_LIMITED', `This token already holds ${limits.maxPerToken} subscriptions on this server (LIVE_MAX_PER_TOKEN).`, { retryAfter: 5 });
+    }
+    const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
+    const sub = new LiveSubscription(filter, tokenId, limits.maxQueue, (s) => this.remove(s));
+    this.add(sub);
+    if (resumeFrom === undefined) return sub;
+    if (resumeFrom === null) {
+      sub.end({ kind: 'reset', reason: 'Last-Event-ID is not an event id of this server; refetch.' });
+      return sub;
+    }
+    // Registered first and held: changes released from here on are buffered, everything up to the
+    // stream's cursor is read below, so nothing falls between the two and nothing comes twice.
+    sub.hold();
+    try {
+      const backlog = await this.backlog(filter, resumeFrom, this.stream!.cursor);
+      if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
+      else sub.replay(backlog);
+    } catch (err) {
+      sub.end({ kind: 'closed', reason: 'shutdown' });
+      throw err;
+    }
+    return sub;
+  }
+
+  private async backlog(filter: LiveFilter, after: number, upTo: number): Promise<OutboxChange[] | 'reset'> {
+    const { database, limits } = this.opts;
+    if (after > upTo) return 'reset';
+    // The id the client saw must still be in the outbox and young enough: rows past the window may be
+    // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
+    const [anchor] = await database.query<{ fresh: boolean }>(
+      `SELECT created_at > now() - make_interval(secs => $2::int) AS fresh FROM outbox_events WHERE id = $1`,
+      [after, limits.resumeWindowSeconds],
+    );
+    if (!anchor?.fresh) return 'reset';
+    const rows = await database.query<Parameters<typeof toChange>[0]>(
+      `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
+              payload->'content_entry' AS entry, created_at
+         FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY id LIMIT $5`,
+      [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
+    );
+    if (rows.length > limits.maxBacklog) return 'reset';
+    const changes: OutboxChange[] = [];
+    for (const r of rows) {
+      const c = toChange(r);
+      if (c && (!filter.events || filter.events.has(c.event))) changes.push(c);
+    }
+    return changes;
+  }
+
+  private key = (projectId: number, collectionId: number) => `${projectId}:${collectionId}`;
+
+  private add(sub: LiveSubscription): void {
+    const k = this.key(sub.filter.projectId, sub.filter.collectionId);
+    let set = this.byCollection.get(k);
+    if (!set) this.byCollection.set(k, (set = new Set()));
+    set.add(sub);
+    this.count++;
+    if (sub.tokenId !== null) this.perToken.set(sub.tokenId, (this.perToken.get(sub.tokenId) ?? 0) + 1);
+  }
+
+  private remove(sub: LiveSubscription): void {
+    const k = this.key(sub.filter.projectId, sub.filter.collectionId);
+    const set = this.byCollection.get(k);
+    if (!set?.delete(sub)) return;
+    if (set.size === 0) this.byCollection.delete(k);
+    this.count--;
+    if (sub.tokenId !== null) {
+      const n = (this.perToken.get(sub.tokenId) ?? 1) - 1;
+      if (n > 0) this.perToken.set(sub.tokenId, n);
+      else this.perToken.delete(sub.tokenId);
+    }
+  }
+
+  private fanOut(changes: OutboxChange[]): void {
+    for (const c of changes) {
+      const set = this.byCollection.get(this.key(c.projectId, c.collectionId));
+      if (!set) continue;
+      for (const sub of set) if (sub.matches(c)) sub.push(c);
+    }
+  }
+
+  private closeIdle(): void {
+    const cutoff = Date.now() - this.opts.limits.idleTimeoutMs;
+    for (const set of [...this.byCollection.values()]) for (const sub of [...set]) if (sub.lastActivity < cutoff) sub.end({ kind: 'closed', reason: 'idle' });
+  }
+
+  private all(projectId?: number): LiveSubscription[] {
+    const out: LiveSubscription[] = [];
+    for (const set of this.byCollection.values()) for (const sub of set) if (projectId === undefined || sub.filter.projectId === projectId) out.push(sub);
+    return out;
+  }
+
+  /** Ends the subscriptions whose token is gone, revoked, moved or without `read`. */
+  private async recheckTokens(projectId?: number): Promise<void> {
+    const subs = this.all(projectId).filter((s) => s.tokenId !== null);
+    if (subs.length === 0) return;
+    const ids = [...new Set(subs.map((s) => s.tokenId!))];
+    let rows: TokenRow[];
+    try {
+      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [ids]);
+    } catch (err) {
+      this.opts.log.warn({ err: (err as Error).message }, 'live token check failed; will retry');
+      return;
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const sub of subs) {
+      const t = byId.get(sub.tokenId!);
+      if (!t || t.revoked_at || t.project_id !== sub.filter.projectId) sub.end({ kind: 'error', code: 'UNAUTHENTICATED', message: 'The token was revoked.' });
+      else if (!holds(t.abilities, 'read')) sub.end({ kind: 'error', code: 'FORBIDDEN', message: 'Forbidden. This action requires the "read" or "*" ability.' });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const sub of this.all()) sub.end({ kind: 'closed', reason: 'shutdown' });
+    this.stream?.close();
+    await this.outboxListener?.close();
+    await this.feed?.close();
+  }
+}
+
+/** An SSE id this server sent: a positive outbox id; null for anything else. */
+function parseEventId(raw: string): number | null {
+  const s = raw.trim();
+  if (!/^\d{1,15}$/.test(s)) return null;
+  const n = Number(s);
+  return n > 0 ? n : null;
+}

@@ -1,0 +1,189 @@
+import type { Database } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { EntryResource } from '../content/types.ts';
+import { CONTENT_EVENTS, type ContentEventName } from '../webhooks/events.ts';
+
+/** One committed content change, as the outbox recorded it. */
+export interface OutboxChange {
+  /** The outbox id: the SSE event id a client resumes from. */
+  id: number;
+  projectId: number;
+  collectionId: number;
+  event: ContentEventName;
+  entryUuid: string;
+  locale: string;
+  /** The entry as the write rendered it (draft view, visibility applied); absent for `content.deleted`. */
+  entry: EntryResource | null;
+  createdAt: Date;
+}
+
+interface OutboxRow {
+  id: string | null;
+  project_id: number;
+  event: string;
+  collection_id: number | null;
+  entry_uuid: string | null;
+  locale: string | null;
+  entry: EntryResource | null;
+  created_at: Date;
+  snap_xmin: string;
+  snap_xmax: string;
+}
+
+const isContentEvent = (e: string): e is ContentEventName => (CONTENT_EVENTS as readonly string[]).includes(e);
+
+/**
+ * Outbox rows after `$1`, in id order, and the statement's snapshot bounds (one statement, one
+ * snapshot, so "row absent" and "xmin" describe the same moment). The LEFT JOIN keeps the snapshot row
+ * when no outbox row matches.
+ */
+const ROWS_AFTER_SQL = `
+  SELECT o.id::text AS id, o.project_id, o.event, o.collection_id, o.entry_uuid::text AS entry_uuid,
+         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.created_at,
+         pg_snapshot_xmin(s.snap)::text AS snap_xmin, pg_snapshot_xmax(s.snap)::text AS snap_xmax
+    FROM (SELECT pg_current_snapshot() AS snap) s
+    LEFT JOIN LATERAL (SELECT * FROM outbox_events WHERE id > $1 ORDER BY id LIMIT $2) o ON true
+   ORDER BY o.id`;
+
+export const toChange = (r: Pick<OutboxRow, 'id' | 'project_id' | 'event' | 'collection_id' | 'entry_uuid' | 'locale' | 'entry' | 'created_at'>): OutboxChange | null =>
+  r.id !== null && r.collection_id !== null && r.entry_uuid !== null && isContentEvent(r.event)
+    ? {
+        id: Number(r.id),
+        projectId: r.project_id,
+        collectionId: r.collection_id,
+        event: r.event,
+        entryUuid: r.entry_uuid,
+        locale: r.locale ?? '',
+        entry: r.entry && typeof r.entry === 'object' ? r.entry : null,
+        createdAt: r.created_at,
+      }
+    : null;
+
+interface Gap {
+  /** The snapshot's xmax when the id was first seen missing: every transaction that could hold it has an xid below. */
+  xmax: bigint;
+  since: number;
+}
+
+export interface ChangeStreamOptions {
+  /** Rows read per statement. */
+  batch?: number;
+  /** How soon to look again while an id below a visible one is still missing (an uncommitted writer). */
+  gapRetryMs?: number;
+  /** A missing id is given up after this long even if its transaction seems open (a stuck session). */
+  gapTimeoutMs: number;
+}
+
+/**
+ * The process's view of the outbox as one ordered stream. Outbox ids come from a sequence, so a
+ * transaction can commit id 8 while id 7 is still open: reading "everything after the last id I saw"
+ * would skip 7 for ever. The stream therefore releases ids strictly in order and holds back behind a
+ * missing id until it appears or is certainly gone: PostgreSQL's snapshot says so once every
+ * transaction that was open when the id was first seen missing has ended (`pg_snapshot_xmin` has
+ * passed the `pg_snapshot_xmax` noted then), i.e. its writer rolled back. Strict order is what makes
+ * `cursor` exact: every id at or below it was released or never committed, which is what resume
+ * (src/live/hub.ts) relies on.
+ */
+export class ChangeStream {
+  /** Every id at or below has been released (or never committed). */
+  cursor = 0;
+  private readonly gaps = new Map<number, Gap>();
+  private running = false;
+  private again = false;
+  private closed = false;
+  private retry?: NodeJS.Timeout;
+  private readonly batch: number;
+  private readonly gapRetryMs: number;
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: Logger,
+    private readonly release: (changes: OutboxChange[]) => void,
+    private readonly opts: ChangeStreamOptions,
+  ) {
+    this.batch = opts.batch ?? 1000;
+    this.gapRetryMs = opts.gapRetryMs ?? 20;
+  }
+
+  /** Starts at the outbox's current end: a subscriber sees what commits after it (or resumes explicitly). */
+  async start(): Promise<void> {
+    const [row] = await this.database.query<{ max: string | null }>('SELECT max(id)::text AS max FROM outbox_events');
+    this.cursor = Number(row?.max ?? 0);
+  }
+
+  /** Reads what committed since the last pass (now, or right after the pass in progress). */
+  wake(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.drain().finally(() => {
+      this.running = false;
+      if (this.again && !this.closed) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        const rows = await this.database.query<OutboxRow>(ROWS_AFTER_SQL, [this.cursor, this.batch], { name: 'live_outbox_after' });
+        const { released, blocked, full } = this.advance(rows);
+        if (released.length) this.release(released);
+        if (blocked) {
+          clearTimeout(this.retry);
+          this.retry = setTimeout(() => this.wake(), this.gapRetryMs);
+          this.retry.unref();
+          return;
+        }
+        if (!full || this.closed) return;
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'live change stream read failed; will retry');
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.wake(), 500);
+      this.retry.unref();
+    }
+  }
+
+  private advance(rows: OutboxRow[]): { released: OutboxChange[]; blocked: boolean; full: boolean } {
+    const released: OutboxChange[] = [];
+    const first = rows[0];
+    if (!first) return { released, blocked: false, full: false };
+    const xmin = BigInt(first.snap_xmin);
+    const xmax = BigInt(first.snap_xmax);
+    const now = Date.now();
+    const present = rows.filter((r) => r.id !== null);
+    for (const row of present) {
+      const id = Number(row.id);
+      while (this.cursor + 1 < id) {
+        const missing = this.cursor + 1;
+        let gap = this.gaps.get(missing);
+        if (!gap) {
+          gap = { xmax, since: now };
+          this.gaps.set(missing, gap);
+        }
+        // The short minimum age covers a writer that drew the id before its transaction had an xid.
+        const gone = (xmin >= gap.xmax && now - gap.since >= 50) || now - gap.since >= this.opts.gapTimeoutMs;
+        if (!gone) return { released, blocked: true, full: false };
+        if (xmin < gap.xmax) this.log.warn({ outboxId: missing }, 'live change stream gave up waiting for an outbox id');
+        this.gaps.delete(missing);
+        this.cursor = missing;
+      }
+      this.gaps.delete(id);
+      this.cursor = id;
+      const change = toChange(row);
+      if (change) released.push(change);
+    }
+    return { released, blocked: false, full: present.length >= this.batch };
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retry);
+  }
+}
