@@ -66,6 +66,7 @@ export function serializeProject(p: Project) {
     plan: p.plan,
     default_locale: p.defaultLocale,
     locales: p.locales,
+    require_email_verification: p.requireEmailVerification,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };
@@ -107,5 +108,28 @@ export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Proje
   const code = parseLocale(locale);
   const locales = ctx.project.locales.includes(code) ? ctx.project.locales : [...ctx.project.locales, code];
   ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales, defaultLocale: code } });
+  return ctx.project;
+}
+
+const settingsInput = z
+  .object({
+    require_email_verification: z.boolean({ error: 'The require email verification field must be true or false.' }).optional(),
+  })
+  .strict();
+
+export type ProjectSettingsInput = z.input<typeof settingsInput>;
+
+/**
+ * PATCH /api/project: project settings. Today one: whether end users must confirm their address
+ * before they can sign in (docs/auth.md). Keys not sent keep their value; unknown keys are 422.
+ */
+export async function updateProjectSettings(ctx: Ctx, input: unknown): Promise<Project> {
+  authorize(ctx, 'admin');
+  const parsed = settingsInput.safeParse(input ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const data: { requireEmailVerification?: boolean } = {};
+  if (parsed.data.require_email_verification !== undefined) data.requireEmailVerification = parsed.data.require_email_verification;
+  if (Object.keys(data).length === 0) return ctx.project;
+  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data });
   return ctx.project;
 }
