@@ -6,6 +6,7 @@ import { migrate } from '../db/migrate.ts';
 import { createProject, PLANS } from '../projects/operations.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { AppError } from '../errors.ts';
+import { PROJECT_SET_USAGE, projectSet, projectSetOptions } from './project-settings.ts';
 
 export interface CliIO {
   out(text: string): void;
@@ -17,6 +18,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   cms project create --name NAME [--plan basic|grow|pro] [--locales en,fr] [--default-locale en] [--description TEXT]
+  ${PROJECT_SET_USAGE}
   cms token create --project UUID --abilities read,create,update,delete,admin|* [--name NAME]
   cms migrate
 
@@ -80,6 +82,7 @@ const commands: Record<string, Command> = {
     });
     return { uuid: p.uuid, name: p.name, plan: p.plan, default_locale: p.defaultLocale, locales: p.locales };
   },
+  'project set': async (args, env) => projectSet(parse(args, projectSetOptions), () => env.db(), (m) => new UsageError(m)),
   'token create': async (args, env) => {
     const v = parse(args, { project: { type: 'string' }, abilities: { type: 'string' }, name: { type: 'string' } });
     const projectUuid = required(v, 'project').toLowerCase();

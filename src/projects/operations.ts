@@ -125,11 +125,22 @@ export type ProjectSettingsInput = z.input<typeof settingsInput>;
  */
 export async function updateProjectSettings(ctx: Ctx, input: unknown): Promise<Project> {
   authorize(ctx, 'admin');
+  ctx.project = await applySettings(ctx.db, ctx.project, input);
+  return ctx.project;
+}
+
+/** The operator's path to the same settings (CLI `cms project set`): no token, the project by UUID. */
+export async function updateProjectSettingsByUuid(db: Tx, projectUuid: string, input: unknown): Promise<Project> {
+  const project = await db.project.findUnique({ where: { uuid: projectUuid } });
+  if (!project) throw notFound('Project not found.');
+  return applySettings(db, project, input);
+}
+
+async function applySettings(db: Tx, project: Project, input: unknown): Promise<Project> {
   const parsed = settingsInput.safeParse(input ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);
   const data: { requireEmailVerification?: boolean } = {};
   if (parsed.data.require_email_verification !== undefined) data.requireEmailVerification = parsed.data.require_email_verification;
-  if (Object.keys(data).length === 0) return ctx.project;
-  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data });
-  return ctx.project;
+  if (Object.keys(data).length === 0) return project;
+  return db.project.update({ where: { id: project.id }, data });
 }
