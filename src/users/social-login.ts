@@ -1,5 +1,5 @@
 import type { ProjectUser } from '../db/generated/prisma/client.ts';
-import type { Tx } from '../db/client.ts';
+import { Prisma, type Tx } from '../db/client.ts';
 import { unauthenticated, validationFailed } from '../errors.ts';
 import { emitAuthEvent } from '../webhooks/outbox.ts';
 import type { EndUserCtx } from './context.ts';
@@ -60,7 +60,7 @@ export async function loginSocial(ctx: EndUserCtx, body: unknown): Promise<Token
     | { user: ProjectUser; tokens: TokenPayload }
     | { user: ProjectUser; blocked: 'disabled' }
     | { user: ProjectUser; blocked: 'unverified'; issued: IssuedVerification };
-  const outcome = await ctx.db.$transaction(async (tx): Promise<Outcome> => {
+  const outcome = await withRetryOnConflict(() => ctx.db.$transaction(async (tx): Promise<Outcome> => {
     const { user, created } = await userFor(tx, ctx, input.provider, identity);
     if (created) await emitAuthEvent(tx, ctx, 'auth.signup.success', { user: serializeUser(user), method });
     if (user.disabledAt) return { user, blocked: 'disabled' as const };
@@ -68,8 +68,21 @@ export async function loginSocial(ctx: EndUserCtx, body: unknown): Promise<Token
     const tokens = await startSession(tx, ctx, user, method);
     await emitAuthEvent(tx, ctx, 'auth.login.success', { user: tokens.user, method });
     return { user, tokens };
-  });
+  }));
   if ('tokens' in outcome) return outcome.tokens;
   if (outcome.blocked === 'disabled') throw accountDisabled();
   throw verificationRequired(await deliverVerification(ctx, outcome.user, outcome.issued));
+}
+
+/**
+ * Two first sign-ins of one person at once both try to create the account; the unique index lets one
+ * win, and the other, run again, finds the account the winner made.
+ */
+async function withRetryOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return run();
+    throw err;
+  }
 }

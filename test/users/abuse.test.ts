@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL } from '../helpers/pg.ts';
 import { endUserWorld, type EndUserWorld } from './helpers.ts';
 
-describe('end-user auth abuse limits', () => {
+// In process memory, and in Redis (shared by replicas); keys carry the project UUID, so runs do not meet.
+describe.each([
+  ['memory', {}],
+  ['redis', { REDIS_URL }],
+])('end-user login lockout (%s)', (_name, store: Record<string, string>) => {
   let w: EndUserWorld;
   beforeAll(async () => {
-    w = await endUserWorld({ AUTH_LOCKOUT_ATTEMPTS: '3', AUTH_LOCKOUT_SECONDS: '600', AUTH_RATE_PER_MINUTE_ACCOUNT: '100', AUTH_RATE_PER_MINUTE_ADDRESS: '100' });
+    w = await endUserWorld({ AUTH_LOCKOUT_ATTEMPTS: '3', AUTH_LOCKOUT_SECONDS: '600', AUTH_RATE_PER_MINUTE_ACCOUNT: '100', AUTH_RATE_PER_MINUTE_ADDRESS: '100', ...store });
   });
   afterAll(() => w.t.close());
 
