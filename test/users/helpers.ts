@@ -8,8 +8,8 @@ export interface EndUserWorld {
   signup(email: string, password?: string): Promise<{ access_token: string; refresh_token: string; user: { uuid: string; id: number } }>;
 }
 
-export async function endUserWorld(env: Record<string, string> = {}): Promise<EndUserWorld> {
-  const t = await startTestApp({ env });
+export async function endUserWorld(env: Record<string, string> = {}, opts: { embedded?: boolean } = {}): Promise<EndUserWorld> {
+  const t = await startTestApp({ env, embedded: opts.embedded });
   const p = await t.project();
   const auth: EndUserWorld['auth'] = (method, path, opts = {}) =>
     t.request({

@@ -141,3 +141,22 @@ describe('end-user signup, login, refresh', () => {
     expect((await w.auth('POST', 'refresh', { project: other.uuid, body: { refresh_token: here.refresh_token } })).status).toBe(401);
   });
 });
+
+describe('end-user auth on embedded PGlite', () => {
+  let w: EndUserWorld;
+  beforeAll(async () => {
+    w = await endUserWorld({}, { embedded: true });
+  });
+  afterAll(() => w.t.close());
+
+  it('signs up, logs in, rotates and detects reuse as on PostgreSQL', async () => {
+    const s = await w.signup('embedded@example.com');
+    const login = await w.auth('POST', 'login', { body: { email: 'embedded@example.com', password: 'correct horse battery' } });
+    expect(login.status).toBe(200);
+    const next = await w.auth('POST', 'refresh', { body: { refresh_token: s.refresh_token } });
+    expect(next.status).toBe(200);
+    expect((await w.auth('POST', 'refresh', { body: { refresh_token: s.refresh_token } })).status).toBe(401);
+    expect((await w.auth('GET', 'me', { token: next.body.access_token })).status).toBe(401);
+    expect((await w.auth('GET', 'me', { token: login.body.access_token })).status).toBe(200);
+  });
+});
