@@ -79,6 +79,69 @@ const origins = z
     message: 'must be empty, * or a comma-separated list of origins such as https://app.example.com',
   });
 
+/**
+ * AUTH_JWT_KEYS: `kid:secret` pairs separated by commas. The first signs new access tokens; all of
+ * them verify (by the token's `kid`), so a key is rotated by putting the new one first and dropping
+ * the old one after the access-token lifetime has passed. Secrets are at least 32 characters.
+ */
+const jwtKeys = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return [];
+    const keys = v.split(',').map((pair) => {
+      const at = pair.indexOf(':');
+      return { kid: pair.slice(0, at).trim(), secret: pair.slice(at + 1).trim() };
+    });
+    const kids = new Set<string>();
+    for (const k of keys) {
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(k.kid) || k.secret.length < 32 || kids.has(k.kid)) {
+        ctx.addIssue({ code: 'custom', message: 'must be comma-separated kid:secret pairs (distinct kids of letters, digits, . _ -; secrets of at least 32 characters)' });
+        return z.NEVER;
+      }
+      kids.add(k.kid);
+    }
+    return keys;
+  });
+
+/** One social sign-in provider: id tokens must come from `issuer` for `audience`, signed by a key of its JWKS. */
+const socialProvider = z
+  .object({
+    issuer: z.string().min(1),
+    audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    /** Fetched and cached by jose (createRemoteJWKSet). */
+    jwksUri: z.url().optional(),
+    /** Inline public keys (`{ keys: [...] }`), for providers whose keys are pinned or for tests. */
+    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }).optional(),
+  })
+  .refine((p) => Boolean(p.jwksUri) !== Boolean(p.jwks), { message: 'needs exactly one of jwksUri or jwks' });
+
+export type SocialProviderConfig = z.output<typeof socialProvider>;
+
+/** AUTH_SOCIAL_PROVIDERS: JSON `{ "<provider>": { issuer, audience, jwksUri | jwks } }`. */
+const socialProviders = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return {};
+    let json: unknown;
+    try {
+      json = JSON.parse(v);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON: { "google": { "issuer": ..., "audience": ..., "jwksUri": ... } }' });
+      return z.NEVER;
+    }
+    const parsed = z.record(z.string().regex(/^[a-z0-9_-]{1,50}$/, 'provider names are lowercase letters, digits, _ or -'), socialProvider).safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.')}: ${issue.message}` });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+
 const envSchema = z
   .object({
   PORT: int(4000, 0, 65535),
@@ -147,6 +210,17 @@ const envSchema = z
   S3_FORCE_PATH_STYLE: bool(false),
   /** Images with more pixels than this are refused at upload and never decoded (decompression bombs). */
   IMAGE_MAX_PIXELS: int(100_000_000, 1, 1_000_000_000),
+  /** `production` stops the API from handing email verification tokens to callers (docs/auth.md). */
+  NODE_ENV: z.string().trim().optional().transform((v) => (v === undefined || v === '' ? 'development' : v)),
+  AUTH_JWT_KEYS: jwtKeys,
+  AUTH_ACCESS_TTL_SECONDS: int(900, 30, 86_400),
+  AUTH_REFRESH_TTL_SECONDS: int(2_592_000, 60, 31_536_000),
+  AUTH_EMAIL_VERIFICATION_TTL_SECONDS: int(86_400, 60, 2_592_000),
+  AUTH_SOCIAL_PROVIDERS: socialProviders,
+  AUTH_RATE_PER_MINUTE_ADDRESS: int(30, 1, 1_000_000),
+  AUTH_RATE_PER_MINUTE_ACCOUNT: int(10, 1, 1_000_000),
+  AUTH_LOCKOUT_ATTEMPTS: int(5, 1, 1000),
+  AUTH_LOCKOUT_SECONDS: int(900, 1, 86_400),
   LOG_LEVEL: z
     .string()
     .trim()

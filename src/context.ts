@@ -7,6 +7,7 @@ import { requireAbility, type Ability } from './auth/abilities.ts';
 import type { AuthCache } from './auth/auth-cache.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import type { WebhookRuntime } from './webhooks/runtime.ts';
+import type { Mailer } from './users/mailer.ts';
 
 /**
  * Process-wide dependencies, created once at start and handed to every request context.
@@ -27,6 +28,8 @@ export interface Services {
   authCache?: AuthCache<AuthRow>;
   /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
   webhooks: WebhookRuntime;
+  /** Delivers end-user email verification tokens; absent = none sent (src/users/mailer.ts, docs/auth.md). */
+  mailer?: Mailer;
   /** Closes everything this process opened, in reverse order. */
   close(): Promise<void>;
   /** Hooks run by close(); domains register theirs as they start. */

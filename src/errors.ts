@@ -37,13 +37,19 @@ export class AppError extends Error {
   readonly errors?: FieldErrors;
   /** Seconds, for 429 and 503 (sent as Retry-After). */
   readonly retryAfter?: number;
+  /**
+   * Extra top-level keys of the REST body, for answers whose clients read more than the message
+   * (end-user auth: `code: "email_verification_required"`, `retry_after`).
+   */
+  readonly extra?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, opts: { errors?: FieldErrors; retryAfter?: number } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { errors?: FieldErrors; retryAfter?: number; extra?: Record<string, unknown> } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.errors = opts.errors;
     this.retryAfter = opts.retryAfter;
+    this.extra = opts.extra;
   }
 
   get status(): number {
@@ -52,7 +58,8 @@ export class AppError extends Error {
 
   /** The one JSON error shape of every surface: `{ message, errors? }` (Laravel's). */
   toBody(): { message: string; errors?: FieldErrors } {
-    return this.errors ? { message: this.message, errors: this.errors } : { message: this.message };
+    const body = this.errors ? { message: this.message, errors: this.errors } : { message: this.message };
+    return this.extra ? { ...body, ...this.extra } : body;
   }
 }
 

@@ -10,6 +10,7 @@ export interface AuthRow {
   locales: string[];
   default_locale: string;
   schema_revision: number;
+  require_email_verification: boolean;
   created_at: Date;
   updated_at: Date;
   generation: string;
@@ -27,7 +28,7 @@ export interface AuthRow {
  */
 export const AUTH_SQL = `
   SELECT p.id, p.uuid::text AS uuid, p.name, p.description, p.plan::text AS plan, p.locales, p.default_locale,
-         p.schema_revision, p.created_at, p.updated_at, coalesce(g.generation, 0)::text AS generation,
+         p.schema_revision, p.require_email_verification, p.created_at, p.updated_at, coalesce(g.generation, 0)::text AS generation,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at
     FROM projects p
     LEFT JOIN content_generations g ON g.project_id = p.id
@@ -43,6 +44,7 @@ export const toProject = (r: AuthRow): Project => ({
   locales: r.locales,
   defaultLocale: r.default_locale,
   schemaRevision: r.schema_revision,
+  requireEmailVerification: r.require_email_verification,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

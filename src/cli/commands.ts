@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { isUuid } from '../uuid.ts';
 import { PLANS } from '../projects/operations.ts';
 import { projectCreate, projectList } from './project-commands.ts';
+import { projectSet } from './project-settings.ts';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.ts';
 import { health, migrateCommand } from './system-commands.ts';
 import type { CommandOutput } from './output.ts';
@@ -57,7 +58,7 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     .showSuggestionAfterError(true)
     .addHelpText('after', EXAMPLES);
 
-  const project = program.command('project').description('create and list projects');
+  const project = program.command('project').description('create, list and configure projects');
   project
     .command('create')
     .description('create a project (there is no API to create one)')
@@ -77,6 +78,21 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     .description('list every project (UUID, name, plan, locales, created)')
     .addOption(jsonOption())
     .action((o: { json?: boolean }) => choose({ json: !!o.json, run: projectList }));
+  project
+    .command('set')
+    .description("change a project's settings (docs/auth.md)")
+    .addOption(projectOption())
+    .option('--require-email-verification <bool>', 'end users must confirm their address before they can sign in: true or false')
+    .addOption(jsonOption())
+    .action((o: { project: string; requireEmailVerification?: string; json?: boolean }) =>
+      choose({
+        json: !!o.json,
+        run: async (env) => {
+          const r = await projectSet({ project: o.project, 'require-email-verification': o.requireEmailVerification }, () => env.db(), (m) => new UsageError(m));
+          return { json: r, human: `Project ${r.uuid}: require email verification ${r.require_email_verification ? 'on' : 'off'}.` };
+        },
+      }),
+    );
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token

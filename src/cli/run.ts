@@ -65,6 +65,10 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
     io.out(chosen.json ? `${JSON.stringify(output.json)}\n` : `${output.human}\n`);
     return chosen.failed?.(output) ? 1 : 0;
   } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`error: ${err.message}\n(add --help for usage)\n`);
+      return 2;
+    }
     if (err instanceof AppError && CALLER_ERRORS.has(err.code)) {
       const entries = Object.entries(err.errors ?? {});
       const single = entries.length === 1 && entries[0][1].length === 1 && entries[0][1][0] === err.message;

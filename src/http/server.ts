@@ -6,6 +6,7 @@ import type { EdgeServices } from '../edge/services.ts';
 import { admit, afterWrite } from '../edge/pipeline.ts';
 import { requestInputError } from '../edge/input-guard.ts';
 import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
+import { admitEndUser } from '../edge/enduser.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -102,6 +103,9 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
       let result;
       if (route.auth === false && route.publicHandler) {
         result = await route.publicHandler(input);
+      } else if (route.auth === 'enduser' && route.endUserHandler) {
+        const headers = { projectId: req.headers['project-id'], authorization: req.headers.authorization, userAgent: req.headers['user-agent'] };
+        result = await route.endUserHandler(await admitEndUser(services, { ...headers, ip: req.ip, requestId: req.id }), input);
       } else {
         const ctx = await admit(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket);
         // The table's ability is checked before any body or path validation, so a caller lacking it

@@ -66,6 +66,7 @@ export function serializeProject(p: Project) {
     plan: p.plan,
     default_locale: p.defaultLocale,
     locales: p.locales,
+    require_email_verification: p.requireEmailVerification,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
   };
@@ -113,4 +114,38 @@ export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Proje
 /** Every project, oldest first: for the operator (CLI), who has no token to ask the API with. */
 export async function listProjects(db: Tx): Promise<Project[]> {
   return db.project.findMany({ orderBy: { id: 'asc' } });
+}
+
+const settingsInput = z
+  .object({
+    require_email_verification: z.boolean({ error: 'The require email verification field must be true or false.' }).optional(),
+  })
+  .strict();
+
+export type ProjectSettingsInput = z.input<typeof settingsInput>;
+
+/**
+ * PATCH /api/project: project settings. Today one: whether end users must confirm their address
+ * before they can sign in (docs/auth.md). Keys not sent keep their value; unknown keys are 422.
+ */
+export async function updateProjectSettings(ctx: Ctx, input: unknown): Promise<Project> {
+  authorize(ctx, 'admin');
+  ctx.project = await applySettings(ctx.db, ctx.project, input);
+  return ctx.project;
+}
+
+/** The operator's path to the same settings (CLI `cms project set`): no token, the project by UUID. */
+export async function updateProjectSettingsByUuid(db: Tx, projectUuid: string, input: unknown): Promise<Project> {
+  const project = await db.project.findUnique({ where: { uuid: projectUuid } });
+  if (!project) throw notFound('Project not found.');
+  return applySettings(db, project, input);
+}
+
+async function applySettings(db: Tx, project: Project, input: unknown): Promise<Project> {
+  const parsed = settingsInput.safeParse(input ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const data: { requireEmailVerification?: boolean } = {};
+  if (parsed.data.require_email_verification !== undefined) data.requireEmailVerification = parsed.data.require_email_verification;
+  if (Object.keys(data).length === 0) return project;
+  return db.project.update({ where: { id: project.id }, data });
 }

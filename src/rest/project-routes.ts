@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale } from '../projects/operations.ts';
+import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale, updateProjectSettings } from '../projects/operations.ts';
 import { listCollections, serializeCollection } from '../collections/operations.ts';
 
 const localeBody = z.object({ locale: z.string() });
@@ -23,6 +23,17 @@ export const projectRoutes = defineRoutes([
       }
       return { body };
     },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/project',
+    ability: 'admin',
+    summary: 'Change project settings: `require_email_verification` (end users confirm their address before signing in)',
+    tags: ['project'],
+    body: z.object({ require_email_verification: z.boolean().optional() }),
+    successStatus: 200,
+    response: { schema: ref('Project') },
+    handler: async (ctx, { raw }) => ({ body: serializeProject(await updateProjectSettings(ctx, raw.body)) }),
   },
   {
     method: 'POST',

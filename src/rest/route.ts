@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache.ts';
 import type { RouteResponse } from './openapi/components.ts';
+import type { EndUserCtx } from '../users/context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,13 +35,15 @@ export interface RestResult {
 /**
  * One row of the REST route table. `ability` is what the operation behind the route enforces; it is
  * declared here so the authorization-matrix test and the OpenAPI document come from the same table
- * the router is built from. `auth: false` is for the few public routes (health, asset files).
+ * the router is built from. `auth: false` is for the few public routes (health, asset files);
+ * `auth: 'enduser'` for the end-user auth routes (/api/auth/*): the project comes from its header, no
+ * CMS token is taken, and the operation parses its own body (`body` then only documents it).
  */
 export interface RouteDef {
   method: HttpMethod;
   url: string;
   ability: Ability | null;
-  auth?: boolean;
+  auth?: boolean | 'enduser';
   bucket?: RateBucket;
   summary: string;
   tags?: string[];
@@ -54,6 +57,8 @@ export interface RouteDef {
   handler: (ctx: Ctx, input: RestInput) => Promise<RestResult>;
   /** Public routes receive no Ctx. */
   publicHandler?: (input: RestInput) => Promise<RestResult>;
+  /** End-user routes receive the project's end-user context instead of a Ctx. */
+  endUserHandler?: (ctx: EndUserCtx, input: RestInput) => Promise<RestResult>;
 }
 
 export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes;

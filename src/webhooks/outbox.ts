@@ -3,6 +3,9 @@ import type { Ctx } from '../context.ts';
 import type { AuthEventName, ContentEventName } from './events.ts';
 import { OUTBOX_CHANNEL } from './dispatcher.ts';
 
+/** What writing an event needs of its caller: end-user auth flows have a project but no token actor. */
+type EventCtx = Pick<Ctx, 'project' | 'source' | 'services'>;
+
 export interface ContentEventInput {
   event: ContentEventName;
   collection: { id: number; uuid: string; slug: string };
@@ -75,7 +78,7 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
  * `{ user: { uuid, email } }`. Whatever the source, auth events only reach webhooks whose sources
  * include `api` (spec §6).
  */
-export async function emitAuthEvent(tx: Tx, ctx: Ctx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
+export async function emitAuthEvent(tx: Tx, ctx: EventCtx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
   await tx.outboxEvent.create({
     data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: null, entryUuid: null, payload: data as object },
   });
@@ -86,7 +89,7 @@ export async function emitAuthEvent(tx: Tx, ctx: Ctx, event: AuthEventName, data
  * NOTIFY inside the transaction is delivered when it commits (and dropped if it rolls back), so
  * dispatchers on every replica wake exactly when the rows become visible.
  */
-async function announce(tx: Tx, ctx: Ctx): Promise<void> {
+async function announce(tx: Tx, ctx: EventCtx): Promise<void> {
   await tx.$executeRawUnsafe(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
   ctx.services.webhooks?.outboxWritten();
 }

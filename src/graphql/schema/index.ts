@@ -8,6 +8,7 @@ import './asset.ts';
 import './bulk.ts';
 import './webhook.ts';
 import '../subscriptions/core.ts';
+import './user.ts';
 
 /** The core (generic) schema: every type file registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

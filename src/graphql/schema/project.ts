@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { addLocale, getProject, removeLocale, setDefaultLocale } from '../../projects/operations.ts';
+import { addLocale, getProject, removeLocale, setDefaultLocale, updateProjectSettings } from '../../projects/operations.ts';
 
 export const ProjectType = builder.prismaObject('Project', {
   fields: (t) => ({
@@ -9,6 +9,7 @@ export const ProjectType = builder.prismaObject('Project', {
     plan: t.exposeString('plan'),
     defaultLocale: t.exposeString('defaultLocale'),
     locales: t.exposeStringList('locales'),
+    requireEmailVerification: t.exposeBoolean('requireEmailVerification', { description: 'End users must confirm their email address before they can sign in.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -38,6 +39,15 @@ builder.mutationFields((t) => ({
     nullable: true,
     args: { locale: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => removeLocale(await context.auth(), args.locale),
+  }),
+  updateProjectSettings: t.field({
+    nullable: true,
+    type: ProjectType,
+    description: 'Project settings; arguments left out keep their value.',
+    extensions: { ability: 'admin' },
+    args: { requireEmailVerification: t.arg.boolean() },
+    resolve: async (_root, args, context) =>
+      updateProjectSettings(await context.auth(), args.requireEmailVerification == null ? {} : { require_email_verification: args.requireEmailVerification }),
   }),
   setDefaultProjectLocale: t.field({
     type: ProjectType,

@@ -117,7 +117,27 @@ const project = object({
 const fieldValue = object({ field: str, value: anyJson });
 
 /** `components.schemas` of every document. */
+const endUser = object({ id: int, uuid: str, email: str, display_name: nullable(str), email_verified_at: nullable(dateTime), metadata: anyJson });
+const adminUser: JsonSchema = {
+  allOf: [endUser, object({ disabled: bool, disabled_at: nullable(dateTime), last_login_at: nullable(dateTime), created_at: dateTime, updated_at: dateTime })],
+};
+const apiKey = object(
+  { id: int, uuid: str, name: str, key_prefix: str, scopes: arrayOf(str), expires_at: nullable(dateTime), last_used_at: nullable(dateTime), revoked_at: nullable(dateTime), created_at: dateTime },
+  ['uuid', 'revoked_at', 'created_at'],
+);
+
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  EndUser: endUser,
+  AdminUser: adminUser,
+  AdminUserPage: object({ data: arrayOf(ref('AdminUser')), meta: object({ current_page: int, per_page: int, total: int, last_page: int }) }),
+  EndUserTokens: object(
+    { access_token: str, token_type: str, expires_at: dateTime, refresh_token: str, refresh_token_expires_at: dateTime, user: ref('EndUser') },
+    ['refresh_token', 'refresh_token_expires_at'],
+  ),
+  EndUserMe: object({ user: ref('EndUser') }),
+  UserApiKey: apiKey,
+  UserApiKeyList: object({ data: arrayOf(ref('UserApiKey')) }),
+  UserApiKeyCreated: { allOf: [ref('UserApiKey'), object({ plain_text_key: str })] },
   Error: object({ message: str, errors: { type: 'object', additionalProperties: arrayOf(str), description: 'Offending keys (e.g. `data.title`, `items.0.locale`) to messages.' } }, ['errors']),
   Message: object({ message }),
   Entry: entrySchema({ type: 'object', additionalProperties: true, description: 'Field values by field name (relations nested one level, media as assets).' }),

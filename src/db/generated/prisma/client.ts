@@ -113,3 +113,35 @@ export type WebhookDelivery = Prisma.WebhookDeliveryModel
  * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (spec 4.6).
  */
 export type WebhookLog = Prisma.WebhookLogModel
+/**
+ * Model ProjectUser
+ * A project's end user (docs/auth.md). Users belong to one project: the same address in two projects
+ * is two accounts. `emailNormalized` (lowercased) makes the address unique per project whatever its case.
+ */
+export type ProjectUser = Prisma.ProjectUserModel
+/**
+ * Model UserSession
+ * A sign-in: one refresh-token family. Every refresh rotates the token inside the family; showing a
+ * rotated token again revokes the whole family (it was stolen or replayed).
+ */
+export type UserSession = Prisma.UserSessionModel
+/**
+ * Model UserRefreshToken
+ * Every refresh token ever issued in a family, by sha256: a rotated one is remembered so its reuse is seen.
+ */
+export type UserRefreshToken = Prisma.UserRefreshTokenModel
+/**
+ * Model UserApiKey
+ * An end user's API key (`uak_…`): the plain key is shown once; only its sha256 is stored.
+ */
+export type UserApiKey = Prisma.UserApiKeyModel
+/**
+ * Model EmailVerificationToken
+ * One-time email verification tokens (sha256 stored); a new one replaces nothing, each expires.
+ */
+export type EmailVerificationToken = Prisma.EmailVerificationTokenModel
+/**
+ * Model UserIdentity
+ * A social identity (provider + the id token's subject) linked to a user.
+ */
+export type UserIdentity = Prisma.UserIdentityModel

@@ -532,10 +532,6 @@ export type CollectionUncheckedUpdateManyWithoutProjectNestedInput = {
   deleteMany?: Prisma.CollectionScalarWhereInput | Prisma.CollectionScalarWhereInput[]
 }
 
-export type BoolFieldUpdateOperationsInput = {
-  set?: boolean
-}
-
 export type CollectionCreateNestedOneWithoutFieldsInput = {
   create?: Prisma.XOR<Prisma.CollectionCreateWithoutFieldsInput, Prisma.CollectionUncheckedCreateWithoutFieldsInput>
   connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutFieldsInput

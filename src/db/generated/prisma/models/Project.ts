@@ -44,6 +44,7 @@ export type ProjectMinAggregateOutputType = {
   plan: $Enums.Plan | null
   defaultLocale: string | null
   schemaRevision: number | null
+  requireEmailVerification: boolean | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -56,6 +57,7 @@ export type ProjectMaxAggregateOutputType = {
   plan: $Enums.Plan | null
   defaultLocale: string | null
   schemaRevision: number | null
+  requireEmailVerification: boolean | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -69,6 +71,7 @@ export type ProjectCountAggregateOutputType = {
   locales: number
   defaultLocale: number
   schemaRevision: number
+  requireEmailVerification: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -93,6 +96,7 @@ export type ProjectMinAggregateInputType = {
   plan?: true
   defaultLocale?: true
   schemaRevision?: true
+  requireEmailVerification?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -105,6 +109,7 @@ export type ProjectMaxAggregateInputType = {
   plan?: true
   defaultLocale?: true
   schemaRevision?: true
+  requireEmailVerification?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -118,6 +123,7 @@ export type ProjectCountAggregateInputType = {
   locales?: true
   defaultLocale?: true
   schemaRevision?: true
+  requireEmailVerification?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -218,6 +224,7 @@ export type ProjectGroupByOutputType = {
   locales: string[]
   defaultLocale: string
   schemaRevision: number
+  requireEmailVerification: boolean
   createdAt: Date
   updatedAt: Date
   _count: ProjectCountAggregateOutputType | null
@@ -254,6 +261,7 @@ export type ProjectWhereInput = {
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringFilter<"Project"> | string
   schemaRevision?: Prisma.IntFilter<"Project"> | number
+  requireEmailVerification?: Prisma.BoolFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   tokens?: Prisma.ApiTokenListRelationFilter
@@ -263,6 +271,7 @@ export type ProjectWhereInput = {
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  users?: Prisma.ProjectUserListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -274,6 +283,7 @@ export type ProjectOrderByWithRelationInput = {
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
+  requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   tokens?: Prisma.ApiTokenOrderByRelationAggregateInput
@@ -283,6 +293,7 @@ export type ProjectOrderByWithRelationInput = {
   webhooks?: Prisma.WebhookOrderByRelationAggregateInput
   translationGroups?: Prisma.TranslationGroupOrderByRelationAggregateInput
   contentGeneration?: Prisma.ContentGenerationOrderByWithRelationInput
+  users?: Prisma.ProjectUserOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -297,6 +308,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringFilter<"Project"> | string
   schemaRevision?: Prisma.IntFilter<"Project"> | number
+  requireEmailVerification?: Prisma.BoolFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   tokens?: Prisma.ApiTokenListRelationFilter
@@ -306,6 +318,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  users?: Prisma.ProjectUserListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -317,6 +330,7 @@ export type ProjectOrderByWithAggregationInput = {
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
+  requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.ProjectCountOrderByAggregateInput
@@ -338,6 +352,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringWithAggregatesFilter<"Project"> | string
   schemaRevision?: Prisma.IntWithAggregatesFilter<"Project"> | number
+  requireEmailVerification?: Prisma.BoolWithAggregatesFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
 }
@@ -350,6 +365,7 @@ export type ProjectCreateInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -359,6 +375,7 @@ export type ProjectCreateInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -370,6 +387,7 @@ export type ProjectUncheckedCreateInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -379,6 +397,7 @@ export type ProjectUncheckedCreateInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -389,6 +408,7 @@ export type ProjectUpdateInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -398,6 +418,7 @@ export type ProjectUpdateInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -409,6 +430,7 @@ export type ProjectUncheckedUpdateInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -418,6 +440,7 @@ export type ProjectUncheckedUpdateInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -429,6 +452,7 @@ export type ProjectCreateManyInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -441,6 +465,7 @@ export type ProjectUpdateManyMutationInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -454,6 +479,7 @@ export type ProjectUncheckedUpdateManyInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -475,6 +501,7 @@ export type ProjectCountOrderByAggregateInput = {
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
+  requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -492,6 +519,7 @@ export type ProjectMaxOrderByAggregateInput = {
   plan?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
+  requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -504,6 +532,7 @@ export type ProjectMinOrderByAggregateInput = {
   plan?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
+  requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -545,6 +574,10 @@ export type IntFieldUpdateOperationsInput = {
   decrement?: number
   multiply?: number
   divide?: number
+}
+
+export type BoolFieldUpdateOperationsInput = {
+  set?: boolean
 }
 
 export type DateTimeFieldUpdateOperationsInput = {
@@ -649,6 +682,20 @@ export type ProjectUpdateOneRequiredWithoutWebhooksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutWebhooksInput, Prisma.ProjectUpdateWithoutWebhooksInput>, Prisma.ProjectUncheckedUpdateWithoutWebhooksInput>
 }
 
+export type ProjectCreateNestedOneWithoutUsersInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsersInput, Prisma.ProjectUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutUsersNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutUsersInput, Prisma.ProjectUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutUsersInput
+  upsert?: Prisma.ProjectUpsertWithoutUsersInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUsersInput, Prisma.ProjectUpdateWithoutUsersInput>, Prisma.ProjectUncheckedUpdateWithoutUsersInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -657,6 +704,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -665,6 +713,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -676,6 +725,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -684,6 +734,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -710,6 +761,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -718,6 +770,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -729,6 +782,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -737,6 +791,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -747,6 +802,7 @@ export type ProjectCreateWithoutTokensInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
@@ -755,6 +811,7 @@ export type ProjectCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -766,6 +823,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
@@ -774,6 +832,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -800,6 +859,7 @@ export type ProjectUpdateWithoutTokensInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
@@ -808,6 +868,7 @@ export type ProjectUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -819,6 +880,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
@@ -827,6 +889,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -837,6 +900,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -845,6 +909,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -856,6 +921,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -864,6 +930,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -890,6 +957,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -898,6 +966,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -909,6 +978,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -917,6 +987,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -927,6 +998,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -935,6 +1007,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -946,6 +1019,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -954,6 +1028,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -980,6 +1055,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -988,6 +1064,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -999,6 +1076,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -1007,6 +1085,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1017,6 +1096,7 @@ export type ProjectCreateWithoutEntriesInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -1025,6 +1105,7 @@ export type ProjectCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1036,6 +1117,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -1044,6 +1126,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1070,6 +1153,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -1078,6 +1162,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1089,6 +1174,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -1097,6 +1183,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1107,6 +1194,7 @@ export type ProjectCreateWithoutAssetsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -1115,6 +1203,7 @@ export type ProjectCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1126,6 +1215,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -1134,6 +1224,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1160,6 +1251,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -1168,6 +1260,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1179,6 +1272,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
@@ -1187,6 +1281,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1197,6 +1292,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
@@ -1205,6 +1301,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1216,6 +1313,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
   schemaRevision?: number
+  requireEmailVerification?: boolean
   createdAt?: Date | string
   updatedAt?: Date | string
   tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
@@ -1224,6 +1322,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1250,6 +1349,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
@@ -1258,6 +1358,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1269,12 +1370,112 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
   collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutUsersInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutUsersInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutUsersInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsersInput, Prisma.ProjectUncheckedCreateWithoutUsersInput>
+}
+
+export type ProjectUpsertWithoutUsersInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutUsersInput, Prisma.ProjectUncheckedUpdateWithoutUsersInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutUsersInput, Prisma.ProjectUncheckedCreateWithoutUsersInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutUsersInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutUsersInput, Prisma.ProjectUncheckedUpdateWithoutUsersInput>
+}
+
+export type ProjectUpdateWithoutUsersInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutUsersInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
 }
@@ -1291,6 +1492,7 @@ export type ProjectCountOutputType = {
   assets: number
   webhooks: number
   translationGroups: number
+  users: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1300,6 +1502,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   assets?: boolean | ProjectCountOutputTypeCountAssetsArgs
   webhooks?: boolean | ProjectCountOutputTypeCountWebhooksArgs
   translationGroups?: boolean | ProjectCountOutputTypeCountTranslationGroupsArgs
+  users?: boolean | ProjectCountOutputTypeCountUsersArgs
 }
 
 /**
@@ -1354,6 +1557,13 @@ export type ProjectCountOutputTypeCountTranslationGroupsArgs<ExtArgs extends run
   where?: Prisma.TranslationGroupWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ProjectUserWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1364,6 +1574,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   locales?: boolean
   defaultLocale?: boolean
   schemaRevision?: boolean
+  requireEmailVerification?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   tokens?: boolean | Prisma.Project$tokensArgs<ExtArgs>
@@ -1373,6 +1584,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1385,6 +1597,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   locales?: boolean
   defaultLocale?: boolean
   schemaRevision?: boolean
+  requireEmailVerification?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["project"]>
@@ -1398,6 +1611,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   locales?: boolean
   defaultLocale?: boolean
   schemaRevision?: boolean
+  requireEmailVerification?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["project"]>
@@ -1411,11 +1625,12 @@ export type ProjectSelectScalar = {
   locales?: boolean
   defaultLocale?: boolean
   schemaRevision?: boolean
+  requireEmailVerification?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "name" | "description" | "plan" | "locales" | "defaultLocale" | "schemaRevision" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "name" | "description" | "plan" | "locales" | "defaultLocale" | "schemaRevision" | "requireEmailVerification" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   tokens?: boolean | Prisma.Project$tokensArgs<ExtArgs>
   collections?: boolean | Prisma.Project$collectionsArgs<ExtArgs>
@@ -1424,6 +1639,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1439,6 +1655,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     webhooks: Prisma.$WebhookPayload<ExtArgs>[]
     translationGroups: Prisma.$TranslationGroupPayload<ExtArgs>[]
     contentGeneration: Prisma.$ContentGenerationPayload<ExtArgs> | null
+    users: Prisma.$ProjectUserPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1452,6 +1669,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
      * Bumped on every collection or field change; keys the per-project GraphQL schema cache.
      */
     schemaRevision: number
+    /**
+     * End-user auth: sign-up and sign-in wait for a confirmed email address (docs/auth.md).
+     */
+    requireEmailVerification: boolean
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["project"]>
@@ -1855,6 +2076,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   webhooks<T extends Prisma.Project$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   translationGroups<T extends Prisma.Project$translationGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$translationGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TranslationGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   contentGeneration<T extends Prisma.Project$contentGenerationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$contentGenerationArgs<ExtArgs>>): Prisma.Prisma__ContentGenerationClient<runtime.Types.Result.GetResult<Prisma.$ContentGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1892,6 +2114,7 @@ export interface ProjectFieldRefs {
   readonly locales: Prisma.FieldRef<"Project", 'String[]'>
   readonly defaultLocale: Prisma.FieldRef<"Project", 'String'>
   readonly schemaRevision: Prisma.FieldRef<"Project", 'Int'>
+  readonly requireEmailVerification: Prisma.FieldRef<"Project", 'Boolean'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
 }
@@ -2447,6 +2670,30 @@ export type Project$contentGenerationArgs<ExtArgs extends runtime.Types.Extensio
    */
   include?: Prisma.ContentGenerationInclude<ExtArgs> | null
   where?: Prisma.ContentGenerationWhereInput
+}
+
+/**
+ * Project.users
+ */
+export type Project$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ProjectUser
+   */
+  select?: Prisma.ProjectUserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ProjectUser
+   */
+  omit?: Prisma.ProjectUserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ProjectUserInclude<ExtArgs> | null
+  where?: Prisma.ProjectUserWhereInput
+  orderBy?: Prisma.ProjectUserOrderByWithRelationInput | Prisma.ProjectUserOrderByWithRelationInput[]
+  cursor?: Prisma.ProjectUserWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ProjectUserScalarFieldEnum | Prisma.ProjectUserScalarFieldEnum[]
 }
 
 /**
