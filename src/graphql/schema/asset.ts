@@ -65,6 +65,7 @@ builder.queryFields((t) => ({
     },
   }),
   assetByName: t.field({
+    nullable: true,
     extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetType,
     description: 'One asset by its exact original filename (GET /api/files/name/{filename}); the newest when several share it.',
@@ -109,6 +110,7 @@ const AssetsPayload = builder.objectRef<{ message: string; data: AssetResource[]
 
 builder.mutationFields((t) => ({
   updateAssetsMetadata: t.field({
+    nullable: true,
     extensions: { ability: 'update' },
     type: AssetsPayload,
     description: 'Merges describing metadata into 1-50 assets in one transaction (PATCH /api/files/bulk/metadata). Errors are keyed items.<index>.… in extensions.errors.',
