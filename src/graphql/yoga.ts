@@ -16,7 +16,7 @@ import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
-import { useCommittedWritesAnswer200 } from './committed-writes.ts';
+import { useHttpStatuses } from './http-statuses.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -168,7 +168,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useSchemaAwareJit(),
       useReadYourWrites(services),
       useOperationMetrics(services),
-      useCommittedWritesAnswer200(),
+      useHttpStatuses(),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
     graphiql: graphiqlOptions(config, DEFAULT_QUERY),
