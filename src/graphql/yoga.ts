@@ -17,6 +17,8 @@ import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
 import { useHttpStatuses } from './http-statuses.ts';
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { createApqStore } from './apq-store.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -162,6 +164,8 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     maskedErrors: { maskError },
     plugins: [
       useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
+      // Automatic persisted queries (Apollo protocol): a hash stands for a document sent once before.
+      useAPQ({ store: createApqStore(services.redis, services.log) }),
       useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
