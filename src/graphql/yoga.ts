@@ -20,6 +20,7 @@ import { useHttpStatuses } from './http-statuses.ts';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { createApqStore } from './apq-store.ts';
 import { createConditionalGets } from './http-caching.ts';
+import { useTrustedDocuments } from './trusted-documents.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -166,6 +167,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     maskedErrors: { maskError },
     plugins: [
       useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
+      useTrustedDocuments((request, server) => authFor(request, server.req)),
       // Automatic persisted queries (Apollo protocol): a hash stands for a document sent once before.
       useAPQ({ store: createApqStore(services.redis, services.log) }),
       useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),

@@ -7,10 +7,11 @@ import { assetRoutes, uploadRoute } from './asset-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { bulkRoutes } from './bulk-routes.ts';
 import { docsRoutes } from './docs-routes.ts';
+import { persistedRoutes } from './persisted-routes.ts';
 
 /**
  * The REST route table. The router, the OpenAPI document and the authorization-matrix test all read
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, uploadRoute, ...contentRoutes];
+export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...persistedRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, uploadRoute, ...contentRoutes];

@@ -113,3 +113,14 @@ export type WebhookDelivery = Prisma.WebhookDeliveryModel
  * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (spec 4.6).
  */
 export type WebhookLog = Prisma.WebhookLogModel
+/**
+ * Model TrustedDocumentManifest
+ * Trusted documents (src/persisted/operations.ts): whether the project runs only its registered
+ * GraphQL operations. A row exists once a manifest was registered; no row means not enforced.
+ */
+export type TrustedDocumentManifest = Prisma.TrustedDocumentManifestModel
+/**
+ * Model TrustedDocument
+ * One allowed GraphQL document of a project, by the sha256 (hex) of its exact text.
+ */
+export type TrustedDocument = Prisma.TrustedDocumentModel

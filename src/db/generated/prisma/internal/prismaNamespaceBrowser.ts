@@ -64,7 +64,9 @@ export const ModelName = {
   WebhookCollection: 'WebhookCollection',
   OutboxEvent: 'OutboxEvent',
   WebhookDelivery: 'WebhookDelivery',
-  WebhookLog: 'WebhookLog'
+  WebhookLog: 'WebhookLog',
+  TrustedDocumentManifest: 'TrustedDocumentManifest',
+  TrustedDocument: 'TrustedDocument'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -304,6 +306,25 @@ export const WebhookLogScalarFieldEnum = {
 } as const
 
 export type WebhookLogScalarFieldEnum = (typeof WebhookLogScalarFieldEnum)[keyof typeof WebhookLogScalarFieldEnum]
+
+
+export const TrustedDocumentManifestScalarFieldEnum = {
+  projectId: 'projectId',
+  enforced: 'enforced',
+  updatedAt: 'updatedAt'
+} as const
+
+export type TrustedDocumentManifestScalarFieldEnum = (typeof TrustedDocumentManifestScalarFieldEnum)[keyof typeof TrustedDocumentManifestScalarFieldEnum]
+
+
+export const TrustedDocumentScalarFieldEnum = {
+  projectId: 'projectId',
+  hash: 'hash',
+  document: 'document',
+  createdAt: 'createdAt'
+} as const
+
+export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -263,6 +263,8 @@ export type ProjectWhereInput = {
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
+  trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -283,6 +285,8 @@ export type ProjectOrderByWithRelationInput = {
   webhooks?: Prisma.WebhookOrderByRelationAggregateInput
   translationGroups?: Prisma.TranslationGroupOrderByRelationAggregateInput
   contentGeneration?: Prisma.ContentGenerationOrderByWithRelationInput
+  trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
+  trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -306,6 +310,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
+  trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -359,6 +365,8 @@ export type ProjectCreateInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -379,6 +387,8 @@ export type ProjectUncheckedCreateInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -398,6 +408,8 @@ export type ProjectUpdateInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -418,6 +430,8 @@ export type ProjectUncheckedUpdateInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -649,6 +663,34 @@ export type ProjectUpdateOneRequiredWithoutWebhooksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutWebhooksInput, Prisma.ProjectUpdateWithoutWebhooksInput>, Prisma.ProjectUncheckedUpdateWithoutWebhooksInput>
 }
 
+export type ProjectCreateNestedOneWithoutTrustedManifestInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedManifestInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutTrustedManifestNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedManifestInput
+  upsert?: Prisma.ProjectUpsertWithoutTrustedManifestInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedManifestInput, Prisma.ProjectUpdateWithoutTrustedManifestInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+}
+
+export type ProjectCreateNestedOneWithoutTrustedDocumentsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedDocumentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutTrustedDocumentsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedDocumentsInput
+  upsert?: Prisma.ProjectUpsertWithoutTrustedDocumentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput, Prisma.ProjectUpdateWithoutTrustedDocumentsInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -665,6 +707,8 @@ export type ProjectCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -684,6 +728,8 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -718,6 +764,8 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -737,6 +785,8 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -755,6 +805,8 @@ export type ProjectCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -774,6 +826,8 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -808,6 +862,8 @@ export type ProjectUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -827,6 +883,8 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -845,6 +903,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -864,6 +924,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -898,6 +960,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -917,6 +981,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -935,6 +1001,8 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -954,6 +1022,8 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -988,6 +1058,8 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1007,6 +1079,8 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1025,6 +1099,8 @@ export type ProjectCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1044,6 +1120,8 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1078,6 +1156,8 @@ export type ProjectUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1097,6 +1177,8 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1115,6 +1197,8 @@ export type ProjectCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1134,6 +1218,8 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1168,6 +1254,8 @@ export type ProjectUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1187,6 +1275,8 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1205,6 +1295,8 @@ export type ProjectCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1224,6 +1316,8 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1258,6 +1352,8 @@ export type ProjectUpdateWithoutWebhooksInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1277,6 +1373,204 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutTrustedManifestInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+}
+
+export type ProjectUpsertWithoutTrustedManifestInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedManifestInput, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutTrustedManifestInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedManifestInput, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+}
+
+export type ProjectUpdateWithoutTrustedManifestInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutTrustedDocumentsInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+}
+
+export type ProjectUpsertWithoutTrustedDocumentsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+}
+
+export type ProjectUpdateWithoutTrustedDocumentsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 
@@ -1291,6 +1585,7 @@ export type ProjectCountOutputType = {
   assets: number
   webhooks: number
   translationGroups: number
+  trustedDocuments: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1300,6 +1595,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   assets?: boolean | ProjectCountOutputTypeCountAssetsArgs
   webhooks?: boolean | ProjectCountOutputTypeCountWebhooksArgs
   translationGroups?: boolean | ProjectCountOutputTypeCountTranslationGroupsArgs
+  trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
 }
 
 /**
@@ -1354,6 +1650,13 @@ export type ProjectCountOutputTypeCountTranslationGroupsArgs<ExtArgs extends run
   where?: Prisma.TranslationGroupWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountTrustedDocumentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TrustedDocumentWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1373,6 +1676,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
+  trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1424,6 +1729,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
+  trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1439,6 +1746,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     webhooks: Prisma.$WebhookPayload<ExtArgs>[]
     translationGroups: Prisma.$TranslationGroupPayload<ExtArgs>[]
     contentGeneration: Prisma.$ContentGenerationPayload<ExtArgs> | null
+    trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
+    trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1855,6 +2164,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   webhooks<T extends Prisma.Project$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   translationGroups<T extends Prisma.Project$translationGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$translationGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TranslationGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   contentGeneration<T extends Prisma.Project$contentGenerationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$contentGenerationArgs<ExtArgs>>): Prisma.Prisma__ContentGenerationClient<runtime.Types.Result.GetResult<Prisma.$ContentGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2447,6 +2758,49 @@ export type Project$contentGenerationArgs<ExtArgs extends runtime.Types.Extensio
    */
   include?: Prisma.ContentGenerationInclude<ExtArgs> | null
   where?: Prisma.ContentGenerationWhereInput
+}
+
+/**
+ * Project.trustedManifest
+ */
+export type Project$trustedManifestArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TrustedDocumentManifest
+   */
+  select?: Prisma.TrustedDocumentManifestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TrustedDocumentManifest
+   */
+  omit?: Prisma.TrustedDocumentManifestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TrustedDocumentManifestInclude<ExtArgs> | null
+  where?: Prisma.TrustedDocumentManifestWhereInput
+}
+
+/**
+ * Project.trustedDocuments
+ */
+export type Project$trustedDocumentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TrustedDocument
+   */
+  select?: Prisma.TrustedDocumentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TrustedDocument
+   */
+  omit?: Prisma.TrustedDocumentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TrustedDocumentInclude<ExtArgs> | null
+  where?: Prisma.TrustedDocumentWhereInput
+  orderBy?: Prisma.TrustedDocumentOrderByWithRelationInput | Prisma.TrustedDocumentOrderByWithRelationInput[]
+  cursor?: Prisma.TrustedDocumentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TrustedDocumentScalarFieldEnum | Prisma.TrustedDocumentScalarFieldEnum[]
 }
 
 /**
