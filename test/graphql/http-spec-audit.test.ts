@@ -22,9 +22,11 @@ describe('GraphQL over HTTP audit (graphql-http auditServer)', () => {
     expect(results.filter((r) => r.name.startsWith('MUST')).length).toBeGreaterThan(10);
   });
 
-  it('reports the SHOULD and MAY results (listed in docs/graphql.md)', () => {
-    const others = results.filter((r) => !r.name.startsWith('MUST')).map((r) => `${r.status} ${r.name}`);
-    if (process.env.PRINT_AUDIT) console.log(others.join('\n'));
-    expect(others.length).toBeGreaterThan(0);
+  it('passes every SHOULD and MAY audit, as docs/graphql.md lists them (PRINT_AUDIT=1 prints them)', () => {
+    const others = results.filter((r) => !r.name.startsWith('MUST'));
+    if (process.env.PRINT_AUDIT) console.log(others.map((r) => `${r.status} ${r.name}`).join('\n'));
+    // A SHOULD given up on purpose goes into docs/graphql.md's list with its reason, and out of here.
+    expect(others.filter((r) => r.status !== 'ok').map((r) => `${r.name}: ${r.status === 'ok' ? '' : r.reason}`)).toEqual([]);
+    expect(others.filter((r) => r.name.startsWith('SHOULD')).length).toBeGreaterThan(15);
   });
 });
