@@ -69,7 +69,9 @@ for (const embedded of [false, true]) {
       expect(bad.status).toBeLessThan(500);
       const huge = await t.request({ method: 'POST', url: '/graphql', headers: { ...p.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query: 'x'.repeat(2_000_000) }) });
       expect(huge.status).toBe(413);
-      expect(huge.body.message).toMatch(/too large/);
+      // /graphql answers in GraphQL's error shape, whatever stage refused the request.
+      expect(huge.body.errors[0].message).toMatch(/too large/);
+      expect(huge.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     });
   });
 }
