@@ -5,6 +5,7 @@ import { projectCreate, projectList } from './project-commands.ts';
 import { projectSet } from './project-settings.ts';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.ts';
 import { health, migrateCommand } from './system-commands.ts';
+import { trustedDocumentsCommand } from './trusted-document-commands.ts';
 import type { CommandOutput } from './output.ts';
 import type { CliEnv } from './env.ts';
 
@@ -120,6 +121,8 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     .action((ref: string, o: { project: string; json?: boolean }) =>
       choose({ json: !!o.json, run: (env) => tokenRevoke(env, { projectUuid: o.project, token: ref }) }),
     );
+
+  program.addCommand(trustedDocumentsCommand(choose, projectOption, jsonOption));
 
   program
     .command('migrate')

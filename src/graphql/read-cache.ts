@@ -11,7 +11,7 @@ import type { GraphQLContext } from './builder.ts';
  */
 export const CONTENT_READ = { contentRead: true } as const;
 
-function cacheableOperation(schema: GraphQLSchema, operation: OperationDefinitionNode | undefined): boolean {
+export function cacheableOperation(schema: GraphQLSchema, operation: OperationDefinitionNode | undefined): boolean {
   if (!operation || operation.operation !== 'query') return false;
   const fields = schema.getQueryType()?.getFields();
   if (!fields) return false;

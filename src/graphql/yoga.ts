@@ -16,8 +16,12 @@ import { useSchemaAwareJit } from './typed/jit.ts';
 import { useContentReadCache } from './read-cache.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
-import { useCommittedWritesAnswer200 } from './committed-writes.ts';
 import { useLiveSse } from './subscriptions/sse.ts';
+import { useHttpStatuses } from './http-statuses.ts';
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { createApqStore } from './apq-store.ts';
+import { createConditionalGets } from './http-caching.ts';
+import { useTrustedDocuments } from './trusted-documents.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -161,6 +165,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     return pending;
   };
 
+  const conditionalGets = createConditionalGets();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
     cors: false, // one CORS policy for both surfaces: src/http/cors.ts
@@ -168,13 +173,18 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     maskedErrors: { maskError },
     plugins: [
       useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
+      useTrustedDocuments((request, server) => authFor(request, server.req)),
+      // Automatic persisted queries (Apollo protocol): a hash stands for a document sent once before.
+      useAPQ({ store: createApqStore(services.redis, services.log) }),
       useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
+      // Before the read cache: a cached answer is tagged as well.
+      conditionalGets.plugin,
       ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
       useOperationMetrics(services),
-      useCommittedWritesAnswer200(),
+      useHttpStatuses(),
       useLiveSse({ heartbeatMs: config.LIVE_HEARTBEAT_MS }),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
@@ -189,6 +199,14 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => void reply.header(key, value));
+      // Only single JSON answers are buffered: GraphiQL's page and event streams pass through.
+      if (req.method === 'GET' && response.status === 200 && /json/.test(response.headers.get('content-type') ?? '')) {
+        const body = await response.text();
+        const cached = conditionalGets.conditional(req, response.status, body);
+        for (const [key, value] of Object.entries(cached?.headers ?? {})) void reply.header(key, value);
+        void reply.status(cached?.status ?? 200);
+        return cached?.status === 304 ? reply.send() : reply.send(body);
+      }
       void reply.status(response.status);
       return reply.send(response.body);
     },

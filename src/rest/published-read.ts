@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RestInput, RestResult } from './route.ts';
 import type { Ctx } from '../context.ts';
 import { canonical, type CachedRead } from '../edge/read-cache.ts';
+import { matchesIfNoneMatch } from '../edge/etag.ts';
 
 /**
  * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only
@@ -35,15 +36,8 @@ export function publishedEtag(body: unknown, query: Record<string, unknown>, jso
   return `W/"${hash}"`;
 }
 
-/** True when an `If-None-Match` header names `etag` (weak comparison, lists and `*` included). */
-export function matchesIfNoneMatch(header: string | string[] | undefined, etag: string): boolean {
-  if (!header) return false;
-  const wanted = etag.replace(/^W\//, '');
-  return (Array.isArray(header) ? header.join(',') : header)
-    .split(',')
-    .map((t) => t.trim())
-    .some((t) => t === '*' || t.replace(/^W\//, '') === wanted);
-}
+// Shared with GraphQL's conditional GETs (src/graphql/http-caching.ts).
+export { matchesIfNoneMatch } from '../edge/etag.ts';
 
 /**
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and

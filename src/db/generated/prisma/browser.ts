@@ -121,3 +121,14 @@ export type EmailVerificationToken = Prisma.EmailVerificationTokenModel
  * A social identity (provider + the id token's subject) linked to a user.
  */
 export type UserIdentity = Prisma.UserIdentityModel
+/**
+ * Model TrustedDocumentManifest
+ * Trusted documents (src/persisted/operations.ts): whether the project runs only its registered
+ * GraphQL operations. A row exists once a manifest was registered; no row means not enforced.
+ */
+export type TrustedDocumentManifest = Prisma.TrustedDocumentManifestModel
+/**
+ * Model TrustedDocument
+ * One allowed GraphQL document of a project, by the sha256 (hex) of its exact text.
+ */
+export type TrustedDocument = Prisma.TrustedDocumentModel

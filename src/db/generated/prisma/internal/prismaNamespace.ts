@@ -416,7 +416,9 @@ export const ModelName = {
   UserRefreshToken: 'UserRefreshToken',
   UserApiKey: 'UserApiKey',
   EmailVerificationToken: 'EmailVerificationToken',
-  UserIdentity: 'UserIdentity'
+  UserIdentity: 'UserIdentity',
+  TrustedDocumentManifest: 'TrustedDocumentManifest',
+  TrustedDocument: 'TrustedDocument'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -432,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "contentGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity"
+    modelProps: "project" | "contentGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1916,6 +1918,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TrustedDocumentManifest: {
+      payload: Prisma.$TrustedDocumentManifestPayload<ExtArgs>
+      fields: Prisma.TrustedDocumentManifestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TrustedDocumentManifestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TrustedDocumentManifestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        findFirst: {
+          args: Prisma.TrustedDocumentManifestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TrustedDocumentManifestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        findMany: {
+          args: Prisma.TrustedDocumentManifestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>[]
+        }
+        create: {
+          args: Prisma.TrustedDocumentManifestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        createMany: {
+          args: Prisma.TrustedDocumentManifestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TrustedDocumentManifestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>[]
+        }
+        delete: {
+          args: Prisma.TrustedDocumentManifestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        update: {
+          args: Prisma.TrustedDocumentManifestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        deleteMany: {
+          args: Prisma.TrustedDocumentManifestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TrustedDocumentManifestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TrustedDocumentManifestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>[]
+        }
+        upsert: {
+          args: Prisma.TrustedDocumentManifestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentManifestPayload>
+        }
+        aggregate: {
+          args: Prisma.TrustedDocumentManifestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTrustedDocumentManifest>
+        }
+        groupBy: {
+          args: Prisma.TrustedDocumentManifestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TrustedDocumentManifestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TrustedDocumentManifestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TrustedDocumentManifestCountAggregateOutputType> | number
+        }
+      }
+    }
+    TrustedDocument: {
+      payload: Prisma.$TrustedDocumentPayload<ExtArgs>
+      fields: Prisma.TrustedDocumentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TrustedDocumentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TrustedDocumentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        findFirst: {
+          args: Prisma.TrustedDocumentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TrustedDocumentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        findMany: {
+          args: Prisma.TrustedDocumentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>[]
+        }
+        create: {
+          args: Prisma.TrustedDocumentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        createMany: {
+          args: Prisma.TrustedDocumentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TrustedDocumentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>[]
+        }
+        delete: {
+          args: Prisma.TrustedDocumentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        update: {
+          args: Prisma.TrustedDocumentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        deleteMany: {
+          args: Prisma.TrustedDocumentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TrustedDocumentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TrustedDocumentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>[]
+        }
+        upsert: {
+          args: Prisma.TrustedDocumentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TrustedDocumentPayload>
+        }
+        aggregate: {
+          args: Prisma.TrustedDocumentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTrustedDocument>
+        }
+        groupBy: {
+          args: Prisma.TrustedDocumentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TrustedDocumentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TrustedDocumentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TrustedDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2267,6 +2417,25 @@ export const UserIdentityScalarFieldEnum = {
 export type UserIdentityScalarFieldEnum = (typeof UserIdentityScalarFieldEnum)[keyof typeof UserIdentityScalarFieldEnum]
 
 
+export const TrustedDocumentManifestScalarFieldEnum = {
+  projectId: 'projectId',
+  enforced: 'enforced',
+  updatedAt: 'updatedAt'
+} as const
+
+export type TrustedDocumentManifestScalarFieldEnum = (typeof TrustedDocumentManifestScalarFieldEnum)[keyof typeof TrustedDocumentManifestScalarFieldEnum]
+
+
+export const TrustedDocumentScalarFieldEnum = {
+  projectId: 'projectId',
+  hash: 'hash',
+  document: 'document',
+  createdAt: 'createdAt'
+} as const
+
+export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2610,6 +2779,8 @@ export type GlobalOmitConfig = {
   userApiKey?: Prisma.UserApiKeyOmit
   emailVerificationToken?: Prisma.EmailVerificationTokenOmit
   userIdentity?: Prisma.UserIdentityOmit
+  trustedDocumentManifest?: Prisma.TrustedDocumentManifestOmit
+  trustedDocument?: Prisma.TrustedDocumentOmit
 }
 
 /* Types for Logging */

@@ -70,7 +70,9 @@ export const ModelName = {
   UserRefreshToken: 'UserRefreshToken',
   UserApiKey: 'UserApiKey',
   EmailVerificationToken: 'EmailVerificationToken',
-  UserIdentity: 'UserIdentity'
+  UserIdentity: 'UserIdentity',
+  TrustedDocumentManifest: 'TrustedDocumentManifest',
+  TrustedDocument: 'TrustedDocument'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -399,6 +401,25 @@ export const UserIdentityScalarFieldEnum = {
 } as const
 
 export type UserIdentityScalarFieldEnum = (typeof UserIdentityScalarFieldEnum)[keyof typeof UserIdentityScalarFieldEnum]
+
+
+export const TrustedDocumentManifestScalarFieldEnum = {
+  projectId: 'projectId',
+  enforced: 'enforced',
+  updatedAt: 'updatedAt'
+} as const
+
+export type TrustedDocumentManifestScalarFieldEnum = (typeof TrustedDocumentManifestScalarFieldEnum)[keyof typeof TrustedDocumentManifestScalarFieldEnum]
+
+
+export const TrustedDocumentScalarFieldEnum = {
+  projectId: 'projectId',
+  hash: 'hash',
+  document: 'document',
+  createdAt: 'createdAt'
+} as const
+
+export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -272,6 +272,8 @@ export type ProjectWhereInput = {
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
   users?: Prisma.ProjectUserListRelationFilter
+  trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
+  trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -294,6 +296,8 @@ export type ProjectOrderByWithRelationInput = {
   translationGroups?: Prisma.TranslationGroupOrderByRelationAggregateInput
   contentGeneration?: Prisma.ContentGenerationOrderByWithRelationInput
   users?: Prisma.ProjectUserOrderByRelationAggregateInput
+  trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
+  trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -319,6 +323,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
   users?: Prisma.ProjectUserListRelationFilter
+  trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
+  trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -376,6 +382,8 @@ export type ProjectCreateInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -398,6 +406,8 @@ export type ProjectUncheckedCreateInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -419,6 +429,8 @@ export type ProjectUpdateInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -441,6 +453,8 @@ export type ProjectUncheckedUpdateInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -696,6 +710,34 @@ export type ProjectUpdateOneRequiredWithoutUsersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutUsersInput, Prisma.ProjectUpdateWithoutUsersInput>, Prisma.ProjectUncheckedUpdateWithoutUsersInput>
 }
 
+export type ProjectCreateNestedOneWithoutTrustedManifestInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedManifestInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutTrustedManifestNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedManifestInput
+  upsert?: Prisma.ProjectUpsertWithoutTrustedManifestInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedManifestInput, Prisma.ProjectUpdateWithoutTrustedManifestInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+}
+
+export type ProjectCreateNestedOneWithoutTrustedDocumentsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedDocumentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutTrustedDocumentsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTrustedDocumentsInput
+  upsert?: Prisma.ProjectUpsertWithoutTrustedDocumentsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput, Prisma.ProjectUpdateWithoutTrustedDocumentsInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -714,6 +756,8 @@ export type ProjectCreateWithoutContentGenerationInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -735,6 +779,8 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -771,6 +817,8 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -792,6 +840,8 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -812,6 +862,8 @@ export type ProjectCreateWithoutTokensInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -833,6 +885,8 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -869,6 +923,8 @@ export type ProjectUpdateWithoutTokensInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -890,6 +946,8 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -910,6 +968,8 @@ export type ProjectCreateWithoutCollectionsInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -931,6 +991,8 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -967,6 +1029,8 @@ export type ProjectUpdateWithoutCollectionsInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -988,6 +1052,8 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -1008,6 +1074,8 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -1029,6 +1097,8 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -1065,6 +1135,8 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1086,6 +1158,8 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1106,6 +1180,8 @@ export type ProjectCreateWithoutEntriesInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1127,6 +1203,8 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1163,6 +1241,8 @@ export type ProjectUpdateWithoutEntriesInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1184,6 +1264,8 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1204,6 +1286,8 @@ export type ProjectCreateWithoutAssetsInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1225,6 +1309,8 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1261,6 +1347,8 @@ export type ProjectUpdateWithoutAssetsInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1282,6 +1370,8 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1302,6 +1392,8 @@ export type ProjectCreateWithoutWebhooksInput = {
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1323,6 +1415,8 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1359,6 +1453,8 @@ export type ProjectUpdateWithoutWebhooksInput = {
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1380,6 +1476,8 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsersInput = {
@@ -1400,6 +1498,8 @@ export type ProjectCreateWithoutUsersInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsersInput = {
@@ -1421,6 +1521,8 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsersInput = {
@@ -1457,6 +1559,8 @@ export type ProjectUpdateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsersInput = {
@@ -1478,6 +1582,220 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutTrustedManifestInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+}
+
+export type ProjectUpsertWithoutTrustedManifestInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedManifestInput, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedManifestInput, Prisma.ProjectUncheckedCreateWithoutTrustedManifestInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutTrustedManifestInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedManifestInput, Prisma.ProjectUncheckedUpdateWithoutTrustedManifestInput>
+}
+
+export type ProjectUpdateWithoutTrustedManifestInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutTrustedDocumentsInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+}
+
+export type ProjectUpsertWithoutTrustedDocumentsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedCreateWithoutTrustedDocumentsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutTrustedDocumentsInput, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
+}
+
+export type ProjectUpdateWithoutTrustedDocumentsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
 }
 
 
@@ -1493,6 +1811,7 @@ export type ProjectCountOutputType = {
   webhooks: number
   translationGroups: number
   users: number
+  trustedDocuments: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1503,6 +1822,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   webhooks?: boolean | ProjectCountOutputTypeCountWebhooksArgs
   translationGroups?: boolean | ProjectCountOutputTypeCountTranslationGroupsArgs
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
+  trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
 }
 
 /**
@@ -1564,6 +1884,13 @@ export type ProjectCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.E
   where?: Prisma.ProjectUserWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountTrustedDocumentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TrustedDocumentWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1585,6 +1912,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
+  trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
+  trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1640,6 +1969,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
+  trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
+  trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1656,6 +1987,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     translationGroups: Prisma.$TranslationGroupPayload<ExtArgs>[]
     contentGeneration: Prisma.$ContentGenerationPayload<ExtArgs> | null
     users: Prisma.$ProjectUserPayload<ExtArgs>[]
+    trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
+    trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2077,6 +2410,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   translationGroups<T extends Prisma.Project$translationGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$translationGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TranslationGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   contentGeneration<T extends Prisma.Project$contentGenerationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$contentGenerationArgs<ExtArgs>>): Prisma.Prisma__ContentGenerationClient<runtime.Types.Result.GetResult<Prisma.$ContentGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2694,6 +3029,49 @@ export type Project$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.ProjectUserScalarFieldEnum | Prisma.ProjectUserScalarFieldEnum[]
+}
+
+/**
+ * Project.trustedManifest
+ */
+export type Project$trustedManifestArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TrustedDocumentManifest
+   */
+  select?: Prisma.TrustedDocumentManifestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TrustedDocumentManifest
+   */
+  omit?: Prisma.TrustedDocumentManifestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TrustedDocumentManifestInclude<ExtArgs> | null
+  where?: Prisma.TrustedDocumentManifestWhereInput
+}
+
+/**
+ * Project.trustedDocuments
+ */
+export type Project$trustedDocumentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TrustedDocument
+   */
+  select?: Prisma.TrustedDocumentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TrustedDocument
+   */
+  omit?: Prisma.TrustedDocumentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TrustedDocumentInclude<ExtArgs> | null
+  where?: Prisma.TrustedDocumentWhereInput
+  orderBy?: Prisma.TrustedDocumentOrderByWithRelationInput | Prisma.TrustedDocumentOrderByWithRelationInput[]
+  cursor?: Prisma.TrustedDocumentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TrustedDocumentScalarFieldEnum | Prisma.TrustedDocumentScalarFieldEnum[]
 }
 
 /**

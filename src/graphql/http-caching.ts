@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { Kind, getOperationAST, visit, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { matchesIfNoneMatch } from '../edge/etag.ts';
+import { cacheableOperation } from './read-cache.ts';
+
+/**
+ * Conditional GETs for published GraphQL reads, as REST answers them (docs/graphql.md, "HTTP
+ * caching"): a GET whose operation selects only content-read fields (CONTENT_READ), asks for no
+ * draft (`state: draft`, literal or variable) and answers without errors gets a weak `ETag` digest
+ * of its body and `Cache-Control: no-cache` (revalidate every time), and `If-None-Match` naming it
+ * answers 304 without a body. POST answers are never tagged: caches do not key on bodies.
+ */
+export interface ConditionalGets {
+  plugin: Plugin;
+  /**
+   * The status and caching headers of the answer to `req` (the server context Yoga was handed, the
+   * same object its operation's context carries), once Yoga's status and body are known; null when
+   * the answer is not taggable.
+   */
+  conditional(req: IncomingRequest, status: number, body: string): { status: number; headers: Record<string, string> } | null;
+}
+
+interface IncomingRequest {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const TAG_VERSION = 'g1';
+
+// The whole document is walked, so a draft asked for inside a fragment counts too.
+function asksForDraft(document: DocumentNode, variables: Record<string, unknown> | undefined): boolean {
+  let draft = false;
+  visit(document, {
+    Argument(node) {
+      if (node.name.value !== 'state') return;
+      const v = node.value;
+      const value = v.kind === Kind.VARIABLE ? variables?.[v.name.value] : v.kind === Kind.ENUM || v.kind === Kind.STRING ? v.value : undefined;
+      if (value === 'draft') draft = true;
+    },
+  });
+  return draft;
+}
+
+export function createConditionalGets(): ConditionalGets {
+  const taggable = new WeakSet<IncomingRequest>();
+  const plugin: Plugin = {
+    onExecute({ args }) {
+      const request = (args.contextValue as { req?: IncomingRequest } | undefined)?.req;
+      if (!request || request.method !== 'GET') return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation || !cacheableOperation(args.schema, operation)) return;
+      if (asksForDraft(args.document, args.variableValues as Record<string, unknown> | undefined)) return;
+      return {
+        onExecuteDone({ result }) {
+          if (!(Symbol.asyncIterator in result) && !result.errors?.length) taggable.add(request);
+        },
+      };
+    },
+  };
+  return {
+    plugin,
+    conditional(req, status, body) {
+      if (status !== 200 || !taggable.has(req)) return null;
+      const etag = `W/"${createHash('sha1').update(TAG_VERSION).update('\n').update(body).digest('base64url')}"`;
+      const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
+      return { status: matchesIfNoneMatch(req.headers['if-none-match'], etag) ? 304 : 200, headers };
+    },
+  };
+}

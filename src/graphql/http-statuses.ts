@@ -1,0 +1,81 @@
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+
+/**
+ * The one place that decides the HTTP status of a GraphQL answer, by the GraphQL-over-HTTP
+ * specification (docs/graphql.md, "GraphQL over HTTP"):
+ * - a response whose `data` is present and not null is 2xx under both media types, whatever field
+ *   errors it carries (a missing entry among others, a FORBIDDEN field of a committed create): the
+ *   errors keep their class in `extensions.code` and their headers (Retry-After), not their status;
+ * - a response without data answers the status of its worst error (401, 403, 429, ...); request
+ *   errors that carry no class (variable coercion, parse and validation failures) get `BAD_REQUEST`
+ *   and 400 under `application/graphql-response+json`, 200 under `application/json`, as the spec's
+ *   "should" asks (Yoga's `http.spec` flag does the media-type split);
+ * - `extensions.http` is Yoga's internal channel for statuses and headers: it never reaches a body.
+ */
+export function useHttpStatuses(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (!result || Symbol.asyncIterator in result) return;
+      if (Array.isArray(result)) {
+        setResult(result.map((r) => withoutHttpInBody(decide(r))) as typeof result);
+        return;
+      }
+      setResult(withoutHttpInBody(decide(result as ExecutionResult)) as typeof result);
+    },
+  };
+}
+
+type Http = { status?: number; headers?: Record<string, string>; spec?: boolean };
+
+function decide(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const hasData = result.data !== null && result.data !== undefined;
+  const errors = result.errors.map((error) => {
+    const http = error.extensions?.http as Http | undefined;
+    if (hasData) {
+      if (!http?.status) return error;
+      const { status: _dropped, ...rest } = http;
+      return rebuilt(error, { ...error.extensions, http: rest });
+    }
+    if (error.extensions?.code) return error;
+    return rebuilt(error, { ...error.extensions, code: 'BAD_REQUEST', http: { ...http, status: http?.status ?? 400, spec: true } });
+  });
+  return { ...result, errors };
+}
+
+function rebuilt(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions,
+  });
+}
+
+interface SerializedError {
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * Yoga strips `extensions.http` only from errors that pass its `instanceof GraphQLError` check, and
+ * ours reached bodies with it (graphql can be loaded twice, see errors.ts). The result's `stringify`,
+ * which Yoga calls to write the body, is wrapped to drop it from every error.
+ */
+function withoutHttpInBody(result: ExecutionResult & { stringify?: (r: unknown) => string }): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const inner = result.stringify ?? JSON.stringify;
+  const stringify = (r: ExecutionResult) =>
+    inner({
+      ...r,
+      errors: r.errors?.map((e) => {
+        const json = (typeof (e as { toJSON?: unknown }).toJSON === 'function' ? (e as GraphQLError).toJSON() : e) as SerializedError;
+        if (!json.extensions || !('http' in json.extensions)) return json;
+        const { http: _internal, ...extensions } = json.extensions;
+        return { ...json, extensions };
+      }),
+    });
+  return Object.assign({ ...result }, { stringify });
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { parse } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { authorize, type Ctx } from '../context.ts';
+import type { PrismaClient } from '../db/client.ts';
+import { validationFailed, type FieldErrors } from '../errors.ts';
+
+/**
+ * Trusted documents (docs/graphql.md, "Trusted documents"): a project's manifest of the GraphQL
+ * documents it allows, by the sha256 (hex) of their exact text, and whether only those may run.
+ * Registering is `admin`; the GraphQL endpoint asks `trustedDocumentsEnforced` and
+ * `trustedDocument` per request.
+ */
+
+/** Most documents one manifest may hold; a generated manifest of a large app has a few hundred. */
+export const MAX_TRUSTED_DOCUMENTS = 5_000;
+/** Longest document text accepted into a manifest. */
+export const MAX_TRUSTED_DOCUMENT_BYTES = 64 * 1024;
+/**
+ * How long a replica trusts its memory of a project's enforcement flag. The replica that changes it
+ * forgets at once; the others within this time.
+ */
+const FLAG_TTL_MS = 5_000;
+
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export interface ManifestInput {
+  /** Document texts, or `{ hash: text }` (GraphQL Code Generator's persisted-documents.json). */
+  documents?: string[] | Record<string, string>;
+  /** Only documents of the manifest may run. */
+  enforced?: boolean;
+}
+
+export interface ManifestSummary {
+  enforced: boolean;
+  documents: Array<{ hash: string; createdAt: Date }>;
+}
+
+const flags = new LRUCache<number, { enforced: boolean }>({ max: 10_000, ttl: FLAG_TTL_MS });
+
+function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<string, string> {
+  const entries: Array<[string | null, string]> = Array.isArray(input) ? input.map((d) => [null, d]) : Object.entries(input);
+  const errors: FieldErrors = {};
+  if (entries.length > MAX_TRUSTED_DOCUMENTS) errors.documents = [`A manifest holds at most ${MAX_TRUSTED_DOCUMENTS} documents.`];
+  const out = new Map<string, string>();
+  entries.forEach(([given, text], i) => {
+    const key = `documents.${given ?? i}`;
+    if (typeof text !== 'string' || text.trim() === '') return void (errors[key] = ['A document must be non-empty GraphQL text.']);
+    if (Buffer.byteLength(text) > MAX_TRUSTED_DOCUMENT_BYTES) return void (errors[key] = [`A document may be at most ${MAX_TRUSTED_DOCUMENT_BYTES} bytes.`]);
+    const hash = sha256Hex(text);
+    if (given !== null && given.toLowerCase() !== hash) return void (errors[key] = [`The hash does not match the document (its sha256 is ${hash}).`]);
+    try {
+      parse(text, { maxTokens: 50_000 });
+    } catch (err) {
+      return void (errors[key] = [`Not a GraphQL document: ${(err as Error).message}`]);
+    }
+    out.set(hash, text);
+  });
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return out;
+}
+
+/**
+ * Replaces a project's manifest: `documents`, when given, become the whole allowed set (in one
+ * transaction); `enforced`, when given, switches enforcement. Turning enforcement on with an empty
+ * manifest is refused: it would lock every client out. For callers that already authorized (the
+ * CLI acts as the operator); the API goes through `putManifest`.
+ */
+export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput): Promise<ManifestSummary> {
+  const documents = input.documents === undefined ? undefined : checkedDocuments(input.documents);
+  await db.$transaction(async (tx) => {
+    if (documents) {
+      await tx.trustedDocument.deleteMany({ where: { projectId } });
+      await tx.trustedDocument.createMany({ data: [...documents].map(([hash, document]) => ({ projectId, hash, document })) });
+    }
+    const enforced = input.enforced;
+    if (enforced && (await tx.trustedDocument.count({ where: { projectId } })) === 0) {
+      throw validationFailed({ enforced: ['Register at least one document before enforcing trusted documents.'] });
+    }
+    await tx.trustedDocumentManifest.upsert({
+      where: { projectId },
+      create: { projectId, enforced: enforced ?? false },
+      update: enforced === undefined ? {} : { enforced },
+    });
+  });
+  flags.delete(projectId);
+  return readManifest(db, projectId);
+}
+
+export async function readManifest(db: PrismaClient, projectId: number): Promise<ManifestSummary> {
+  const [manifest, documents] = await Promise.all([
+    db.trustedDocumentManifest.findUnique({ where: { projectId } }),
+    db.trustedDocument.findMany({ where: { projectId }, select: { hash: true, createdAt: true }, orderBy: { hash: 'asc' } }),
+  ]);
+  return { enforced: manifest?.enforced ?? false, documents };
+}
+
+export async function putManifest(ctx: Ctx, input: ManifestInput): Promise<ManifestSummary> {
+  authorize(ctx, 'admin');
+  return replaceManifest(ctx.db, ctx.project.id, input);
+}
+
+export async function getManifest(ctx: Ctx): Promise<ManifestSummary> {
+  authorize(ctx, 'admin');
+  return readManifest(ctx.db, ctx.project.id);
+}
+
+export const serializeManifest = (m: ManifestSummary) => ({
+  enforced: m.enforced,
+  documents: m.documents.map((d) => ({ hash: d.hash, created_at: d.createdAt.toISOString() })),
+});
+
+/** Whether only the project's trusted documents may run (remembered for a few seconds per replica). */
+export async function trustedDocumentsEnforced(ctx: Ctx): Promise<boolean> {
+  const known = flags.get(ctx.project.id);
+  if (known) return known.enforced;
+  const row = await ctx.db.trustedDocumentManifest.findUnique({ where: { projectId: ctx.project.id }, select: { enforced: true } });
+  const enforced = row?.enforced ?? false;
+  flags.set(ctx.project.id, { enforced });
+  return enforced;
+}
+
+/** The text of one of the project's trusted documents, by its sha256 hex, or null. */
+export async function trustedDocument(ctx: Ctx, hash: string): Promise<string | null> {
+  if (!/^[0-9a-f]{64}$/i.test(hash)) return null;
+  const row = await ctx.db.trustedDocument.findUnique({ where: { projectId_hash: { projectId: ctx.project.id, hash: hash.toLowerCase() } }, select: { document: true } });
+  return row?.document ?? null;
+}
