@@ -27,11 +27,20 @@ export function maskError(error: unknown, message: string): GraphQLError {
     });
   }
   if (isGraphQLErrorLike(error) && !error.originalError) return error as GraphQLError; // syntax/validation errors
+  // A variable the schema cannot coerce (a string for an Int inside an input object, a bad DateTime)
+  // is the client's mistake: graphql-js wraps the scalar's own error, which is not ours to mask.
+  if (isGraphQLErrorLike(error) && !error.path && VARIABLE_COERCION.test(error.message)) {
+    // Without a cause or class: src/graphql/http-statuses.ts gives it BAD_REQUEST and the spec's status.
+    return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions });
+  }
   return new GraphQLError(message, {
     path: isGraphQLErrorLike(error) ? error.path : undefined,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   });
 }
+
+/** graphql-js's coerceVariableValues message: `Variable "$name" got invalid value …`. */
+const VARIABLE_COERCION = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" got invalid value /;
 
 function isGraphQLErrorLike(e: unknown): e is GraphQLError {
   return e instanceof Error && (e.name === 'GraphQLError' || e instanceof GraphQLError);
