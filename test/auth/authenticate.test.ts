@@ -55,9 +55,13 @@ for (const embedded of [false, true]) {
       const bad = await t.graphql(q, {}, { 'project-id': p.uuid, authorization: 'Bearer nope' });
       expect(bad.status).toBe(401);
       expect(bad.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      // A field the token may not read fails alone: `data` is present (null root), so GraphQL over
+      // HTTP answers 200 and the class and status travel in the error's extensions.
       const forbidden = await t.graphql(q, {}, await p.tokenWith('delete'));
-      expect(forbidden.status).toBe(403);
+      expect(forbidden.status).toBe(200);
+      expect(forbidden.body.data).toEqual({ project: null });
       expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(forbidden.body.errors[0].extensions.status).toBe(403);
       const ok = await t.graphql(q, {}, p.headers);
       expect(ok.status).toBe(200);
       expect(ok.body.data.project).toEqual({ uuid: p.uuid, name: 'Acme' });
