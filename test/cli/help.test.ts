@@ -19,7 +19,7 @@ describe('cms help and version', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^Usage: cms \[options\] \[command\]/);
-    expect(r.stdout).toMatch(/project\s+create and list projects/);
+    expect(r.stdout).toMatch(/project\s+create, list and configure projects/);
     expect(r.stdout).toMatch(/token\s+create, list and revoke API tokens/);
     expect(r.stdout).toMatch(/migrate \[options\]\s+apply pending database migrations/);
     expect(r.stdout).toMatch(/health \[options\]\s+check that the database/);
