@@ -6,6 +6,7 @@ import { defineInputs } from './inputs.ts';
 import { layoutProject } from './layout.ts';
 import { typeRegistry } from './names.ts';
 import { defineOperations } from './operations.ts';
+import { defineBulkOperations } from './bulk.ts';
 import { defineSharedTypes } from './shared.ts';
 import { defineSubscriptions } from '../subscriptions/typed.ts';
 
@@ -22,6 +23,7 @@ export function buildTypedSchema(core: GraphQLSchema, collections: CollectionSch
   const refs = defineEntryTypes(b, layouts, shared);
   const inputs = defineInputs(b, types, layouts, refs);
   defineOperations(b, types, layouts, refs, inputs);
+  defineBulkOperations(b, types, core, layouts, refs, inputs);
   defineSubscriptions(b, types, layouts, refs, inputs);
   return b.toSchema({ sortSchema: false });
 }

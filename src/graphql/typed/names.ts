@@ -17,8 +17,10 @@ import pluralize from 'pluralize';
  * 5. Everything else about a collection derives from its final type name T: `t` (single query),
  *    plural(t) (list query; `tList` when the plural equals the singular), `createT`, `updateT`,
  *    `publishT`, `unpublishT`, `deleteT`, `revertT`, `trashedTs`, `restoreT`, `emptyTsTrash`,
- *    and the helper types `TPage`, `TWhere`,
- *    `TSort`, `TInput`, `TPatchInput`, `TRelationFilter`, `T<Field>` for groups and enumerations.
+ *    `bulkCreateTs`, `bulkUpdateTs`, `bulkDeleteTs`, and the helper types `TPage`, `TWhere`,
+ *    `TSort`, `TInput`, `TPatchInput`, `TRelationFilter`, `TBulkCreateItem`, `TBulkUpdateItem`,
+ *    `TBulkPayload`, `T<Field>` for groups and enumerations. A collection's bulk names are claimed
+ *    after its other derived names, so they never take a name those had before.
  */
 
 const BUILT_IN_TYPES = ['String', 'Int', 'Float', 'Boolean', 'ID', 'Query', 'Mutation', 'Subscription'];
@@ -113,6 +115,12 @@ export interface CollectionNames {
   trashed: string;
   restore: string;
   emptyTrash: string;
+  bulkCreate: string;
+  bulkUpdate: string;
+  bulkDelete: string;
+  bulkCreateItem: string;
+  bulkUpdateItem: string;
+  bulkPayload: string;
 }
 
 /** Claims a collection's entry type name (all collections claim theirs before any helper name). */
@@ -147,6 +155,12 @@ export function collectionNames(type: string, types: NameRegistry, queries: Name
     trashed: queries.claim(`trashed${pluralOf(type)}`),
     restore: mutations.claim(`restore${type}`),
     emptyTrash: mutations.claim(`empty${pluralOf(type)}Trash`),
+    bulkCreate: mutations.claim(`bulkCreate${pluralOf(type)}`),
+    bulkUpdate: mutations.claim(`bulkUpdate${pluralOf(type)}`),
+    bulkDelete: mutations.claim(`bulkDelete${pluralOf(type)}`),
+    bulkCreateItem: types.claim(`${type}BulkCreateItem`),
+    bulkUpdateItem: types.claim(`${type}BulkUpdateItem`),
+    bulkPayload: types.claim(`${type}BulkPayload`),
   };
 }
 
