@@ -49,6 +49,9 @@ export interface LiveBenchResult {
   /** Events the dropped subscribers received after reconnecting (their backlog plus live ones). */
   resumedEvents: number;
   openSeconds: number;
+  /** The writer's request time (POST sent → answer read): commit lies inside it. */
+  writeP50: number;
+  writeP99: number;
   /** Seconds of writing. */
   seconds: number;
 }
@@ -106,6 +109,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     // The dropped ones: spread over the groups, from the end of the list.
     const dropped = subs.slice(n - dropN).map((s, k) => ({ index: n - dropN + k, sub: s }));
     const writes: Array<Promise<unknown>> = [];
+    const writeMs: number[] = [];
     const total = Math.round(rate * durationSec);
     const started = Date.now();
     let dropTimer: Promise<void> = Promise.resolve();
@@ -113,7 +117,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       const due = started + (i * 1000) / rate;
       const wait = due - Date.now();
       if (wait > 0) await sleep(wait);
-      writes.push(must(api, 'POST', '/api/posts', { data: { title: `${LIVE_GROUPS[i % LIVE_GROUPS.length]} ${i}` } }));
+      const sent = Date.now();
+      writes.push(must(api, 'POST', '/api/posts', { data: { title: `${LIVE_GROUPS[i % LIVE_GROUPS.length]} ${i}` } }).then(() => writeMs.push(Date.now() - sent)));
       // One second into the writes, so the dropped subscribers hold a Last-Event-ID to resume from.
       if (dropN > 0 && i === Math.round(rate)) {
         for (const d of dropped) d.sub.close();
@@ -185,6 +190,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     });
     for (const d of dropped) resumedEvents += subs[d.index].ids.length;
     const p = percentiles(latencies);
+    const w = percentiles(writeMs);
     return {
       subscribers: n,
       writes: total,
@@ -199,6 +205,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       resumedEvents,
       openSeconds,
       seconds: durationSec,
+      writeP50: w.p50,
+      writeP99: w.p99,
     };
   } finally {
     clearInterval(rssTimer);
