@@ -5,7 +5,8 @@
  * Knobs (env): DATABASE_URL (else a fresh cms_bench_<random> database, dropped afterwards), REDIS_URL
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
- * BENCH_SCHEMA_BUILDS, BENCH_PLANS=1 (print the where cases' query plans).
+ * BENCH_SCHEMA_BUILDS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
+ * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,7 @@ import { loadBulkRunner, loadWebhookRunner } from './lib/siblings.ts';
 import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } from './lib/report.ts';
 import { runWhereBench } from './where.ts';
+import { liveReport, runLiveBench } from './live.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { loadavg, cpus } from 'node:os';
 
@@ -47,6 +49,7 @@ const R = {
   bulk: 'bulk create 50 items × 4 clients, drafts',
   bulkPublished: 'bulk create 50 items × 4 clients, published',
   webhooks: 'webhook deliveries',
+  live: 'live subscriptions (SSE)',
   schema: 'GraphQL schema build 50×20',
   bare: 'ceiling: bare node:http',
   select: 'ceiling: raw pg SELECT (16 in flight)',
@@ -63,6 +66,7 @@ export const SCENARIO_ROWS = [
   R.bulk,
   R.bulkPublished,
   R.webhooks,
+  R.live,
   R.schema,
   R.bare,
   R.select,
@@ -220,6 +224,11 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       pass: b.errors === 0 && (b.p50 ?? Infinity) < 60 && (b.rate ?? 0) > 2000,
     });
   }
+
+  // Its own server (caps raised for thousands of subscribers), after the others stopped.
+  const live = liveReport(R.live, await runLiveBench(QUICK ? () => {} : log));
+  rows.push(live.row);
+  targets.push(...live.targets);
 
   try {
     // --- in-process measurements (no server needed; run after it stopped so it takes no CPU)

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { Ctx } from '../context.ts';
+import { authorize, type Ctx } from '../context.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { admit, drawAddressBudget } from '../edge/pipeline.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
@@ -22,6 +22,7 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { createApqStore } from './apq-store.ts';
 import { createConditionalGets } from './http-caching.ts';
 import { useTrustedDocuments } from './trusted-documents.ts';
+import { useSingleConnectionSse } from './subscriptions/single-connection.ts';
 
 interface ServerContext {
   req: FastifyRequest;
@@ -74,6 +75,8 @@ interface SchemaChoiceOptions {
   /** Takes a point from the client address's budget (429 when spent). */
   chargeAddress: (req: FastifyRequest) => Promise<void>;
   maxTokens: number;
+  /** The schema picked per request, also filled by the single-connection SSE endpoint. */
+  chosen: WeakMap<Request, GraphQLSchema>;
 }
 
 /**
@@ -86,8 +89,7 @@ interface SchemaChoiceOptions {
  * authenticate (GraphiQL's placeholders), gets the core schema instead. Either way a request without
  * valid credentials first pays from its address's budget, before the document is even parsed.
  */
-function useProjectSchema({ cache, authFor, chargeAddress, maxTokens }: SchemaChoiceOptions): Plugin<Record<string, unknown>, ServerContext> {
-  const chosen = new WeakMap<Request, GraphQLSchema>();
+function useProjectSchema({ cache, authFor, chargeAddress, maxTokens, chosen }: SchemaChoiceOptions): Plugin<Record<string, unknown>, ServerContext> {
   // Mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list.
   const mapped = (err: unknown) => maskError(err, 'Unexpected error.');
   // GraphiQL's unfilled headers (`<project uuid>`, `Bearer <token>`) or no token at all: introspection
@@ -166,16 +168,30 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
   };
 
   const conditionalGets = createConditionalGets();
+  const chosen = new WeakMap<Request, GraphQLSchema>();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     graphqlEndpoint: '/graphql',
     cors: false, // one CORS policy for both surfaces: src/http/cors.ts
     logging: graphqlLogger(services.log),
     maskedErrors: { maskError },
     plugins: [
-      useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS }),
+      useProjectSchema({ cache, authFor, chargeAddress: (req) => drawAddressBudget(services, req.ip), maxTokens: config.GRAPHQL_MAX_TOKENS, chosen }),
       useTrustedDocuments((request, server) => authFor(request, server.req)),
       // Automatic persisted queries (Apollo protocol): a hash stands for a document sent once before.
       useAPQ({ store: createApqStore(services.redis, services.log) }),
+      ...useSingleConnectionSse({
+        choose: async (request, serverContext) => {
+          const { req } = serverContext as ServerContext;
+          const ctx = await authFor(request, req).catch(async (err: unknown) => {
+            await drawAddressBudget(services, req.ip);
+            throw err;
+          });
+          // The stream exists for subscriptions, which all need `read`: refused here with a clear 403,
+          // since the plugin answers an operation refused later with an opaque 400.
+          authorize(ctx, 'read');
+          chosen.set(request, await cache.schemaFor({ projectId: ctx.project.id, schemaRevision: ctx.project.schemaRevision }));
+        },
+      }),
       useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       // Before the read cache: a cached answer is tagged as well.
@@ -207,6 +223,17 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
         void reply.status(cached?.status ?? 200);
         return cached?.status === 304 ? reply.send() : reply.send(body);
       }
+      void reply.status(response.status);
+      return reply.send(response.body);
+    },
+  });
+  // The single-connection mode of GraphQL over SSE (src/graphql/subscriptions/single-connection.ts).
+  app.route({
+    url: '/graphql/stream',
+    method: ['GET', 'POST', 'PUT', 'DELETE'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => void reply.header(key, value));
       void reply.status(response.status);
       return reply.send(response.body);
     },

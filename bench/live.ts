@@ -1,0 +1,264 @@
+/**
+ * Live subscriptions benchmark (`npx tsx bench/live.ts`, and a row of `npm run bench`), issue 20:
+ * N concurrent SSE subscribers on one server process, split across `where` filters of the typed
+ * `postChanged` subscription, while one writer creates posts at a steady rate through REST.
+ *  - latency: outbox `created_at` (the writing transaction's start, so a slight overstatement of
+ *    commit → delivery) to the moment the harness read the event off the socket;
+ *  - exactness: every subscriber's ids compared with what the outbox says its filter should get
+ *    (no loss, no duplicate);
+ *  - server RSS: the peak VmRSS of the spawned server while the run lasts;
+ *  - resume: BENCH_LIVE_DROP subscribers are disconnected for BENCH_LIVE_DROP_SECONDS during the
+ *    writes and reconnect with Last-Event-ID; each must end with exactly its filter's events.
+ * Targets: p99 < 100 ms, no loss or duplicate, RSS < 600 MB.
+ *
+ * Knobs (env): BENCH_QUICK, BENCH_LIVE_SUBSCRIBERS (5000, quick 100), BENCH_DURATION (s of writing;
+ * at least the drop plus 3 s), BENCH_LIVE_RATE (writes/s, 100), BENCH_LIVE_DROP (500, quick 20),
+ * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL.
+ */
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { createBenchProject, openBenchDatabase, type BenchDatabase } from './lib/database.ts';
+import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './lib/processes.ts';
+import { createContentModel, must, type Api } from './lib/seed.ts';
+import { subscribeSse, type SseSubscriber } from './lib/sse-subscriber.ts';
+import { int, mb, ms, percentiles, sleep } from './lib/stats.ts';
+import { cleanRedis } from './lib/redis.ts';
+import type { Row, Target } from './lib/report.ts';
+
+const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
+const num = (name: string, full: number, quick: number): number => Number(process.env[name] ?? (QUICK ? quick : full));
+
+/** The filters subscribers are split across (round robin); the writer rotates titles over them. */
+export const LIVE_GROUPS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+const queryFor = (group: string) => `subscription { postChanged(where: { title: { like: "${group}" } }, state: draft, events: [CREATED]) { id uuid } }`;
+
+export interface LiveBenchResult {
+  subscribers: number;
+  writes: number;
+  deliveries: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  missing: number;
+  duplicates: number;
+  anomalies: number;
+  rss: number;
+  dropped: number;
+  /** Dropped subscribers that ended with exactly their filter's events. */
+  resumedExact: number;
+  /** Events the dropped subscribers received after reconnecting (their backlog plus live ones). */
+  resumedEvents: number;
+  openSeconds: number;
+  /** The writer's request time (POST sent → answer read): commit lies inside it. */
+  writeP50: number;
+  writeP99: number;
+  /** Seconds of writing. */
+  seconds: number;
+}
+
+/** Opens `n` subscribers `width` at a time (5,000 handshakes at once would measure the accept queue). */
+async function openAll(n: number, width: number, open: (i: number) => SseSubscriber): Promise<SseSubscriber[]> {
+  const subs: SseSubscriber[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        subs[i] = open(i);
+        await subs[i].opened;
+      }
+    }),
+  );
+  return subs;
+}
+
+export async function runLiveBench(log: (line: string) => void = () => {}): Promise<LiveBenchResult> {
+  const n = num('BENCH_LIVE_SUBSCRIBERS', 5000, 100);
+  const rate = num('BENCH_LIVE_RATE', 100, 100);
+  const dropN = Math.min(num('BENCH_LIVE_DROP', 500, 20), n);
+  const dropSec = num('BENCH_LIVE_DROP_SECONDS', 5, 1);
+  const durationSec = Math.max(num('BENCH_DURATION', 10, 3), dropSec + 3);
+
+  const bench: BenchDatabase = await openBenchDatabase('cms_bench_live');
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `cms_bench_live_${randomBytes(4).toString('hex')}`;
+  const port = await freePort();
+  // Caps raised for one token holding every subscriber; the queue cap too, so a harness that reads
+  // late shows up as latency rather than as resets. Heartbeats as in production.
+  const server = spawnTsx('live server', 'src/main.ts', {
+    ...benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port }),
+    LIVE_MAX_SUBSCRIPTIONS: String(n + 100),
+    LIVE_MAX_PER_TOKEN: String(Math.min(100_000, n + 100)),
+    LIVE_MAX_QUEUE: '100000',
+  });
+  const subs: SseSubscriber[] = [];
+  let peakRss = 0;
+  const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitHealthy(server, `${base}/healthz`);
+    const project = await createBenchProject(bench.db, 'live');
+    const api: Api = { base, headers: project.headers };
+    await createContentModel(api);
+    const url = new URL(`${base}/graphql`);
+    const tOpen = Date.now();
+    subs.push(...(await openAll(n, 50, (i) => subscribeSse({ base: url, headers: api.headers, query: queryFor(LIVE_GROUPS[i % LIVE_GROUPS.length]) }))));
+    const openSeconds = (Date.now() - tOpen) / 1000;
+    log(`live: ${n} subscribers open in ${openSeconds.toFixed(1)} s; writing ${rate}/s for ${durationSec} s, dropping ${dropN} for ${dropSec} s`);
+
+    // The dropped ones: spread over the groups, from the end of the list.
+    const dropped = subs.slice(n - dropN).map((s, k) => ({ index: n - dropN + k, sub: s }));
+    const writes: Array<Promise<unknown>> = [];
+    const writeMs: number[] = [];
+    const total = Math.round(rate * durationSec);
+    const started = Date.now();
+    let dropTimer: Promise<void> = Promise.resolve();
+    for (let i = 0; i < total; i++) {
+      const due = started + (i * 1000) / rate;
+      const wait = due - Date.now();
+      if (wait > 0) await sleep(wait);
+      const sent = Date.now();
+      writes.push(must(api, 'POST', '/api/posts', { data: { title: `${LIVE_GROUPS[i % LIVE_GROUPS.length]} ${i}` } }).then(() => writeMs.push(Date.now() - sent)));
+      // One second into the writes, so the dropped subscribers hold a Last-Event-ID to resume from.
+      if (dropN > 0 && i === Math.round(rate)) {
+        for (const d of dropped) d.sub.close();
+        dropTimer = sleep(dropSec * 1000).then(async () => {
+          await openAll(dropped.length, 50, (k) => {
+            const { index, sub } = dropped[k];
+            const again = subscribeSse({ base: url, headers: api.headers, query: queryFor(LIVE_GROUPS[index % LIVE_GROUPS.length]), lastEventId: sub.lastId, into: sub });
+            subs[index] = again;
+            return again;
+          });
+        });
+      }
+    }
+    await Promise.all(writes);
+    await dropTimer;
+
+    // What each filter should have received, from the outbox (the source of truth).
+    const rows = await bench.db.query<{ id: string; title: string; created_at: Date }>(
+      `SELECT id::text AS id, payload->'content_entry'->'fields'->>'title' AS title, created_at
+         FROM outbox_events WHERE project_id = $1 AND event = 'content.created' ORDER BY id`,
+      [project.id],
+    );
+    const expected = new Map<string, number[]>(LIVE_GROUPS.map((g) => [g, []]));
+    const createdAt = new Map<number, number>();
+    for (const r of rows) {
+      const g = LIVE_GROUPS.find((x) => (r.title ?? '').includes(x));
+      if (g) expected.get(g)!.push(Number(r.id));
+      createdAt.set(Number(r.id), r.created_at.getTime());
+    }
+    if (rows.length !== total) log(`live: warning: the outbox holds ${rows.length} created events for ${total} writes`);
+    // Wait until every subscriber has its expected count (or 10 s of nothing new).
+    const want = (i: number) => expected.get(LIVE_GROUPS[i % LIVE_GROUPS.length])!.length;
+    const deliveredCount = () => subs.reduce((a, s) => a + s.ids.length, 0);
+    const goal = subs.reduce((a, _s, i) => a + want(i), 0);
+    let last = -1;
+    let stillSince = Date.now();
+    while (deliveredCount() < goal && Date.now() - stillSince < 10_000) {
+      await sleep(200);
+      const d = deliveredCount();
+      if (d !== last) {
+        last = d;
+        stillSince = Date.now();
+      }
+    }
+
+    const droppedSet = new Set(dropped.map((d) => d.index));
+    const latencies: number[] = [];
+    let missing = 0;
+    let duplicates = 0;
+    let anomalies = 0;
+    let resumedExact = 0;
+    let resumedEvents = 0;
+    subs.forEach((s, i) => {
+      const exp = expected.get(LIVE_GROUPS[i % LIVE_GROUPS.length])!;
+      const got = new Set(s.ids);
+      duplicates += s.ids.length - got.size;
+      const lost = exp.filter((id) => !got.has(id)).length;
+      missing += lost;
+      anomalies += s.anomalies.length;
+      const exact = lost === 0 && got.size === s.ids.length && s.ids.length === exp.length && s.anomalies.length === 0;
+      if (droppedSet.has(i)) {
+        if (exact) resumedExact++;
+        return;
+      }
+      s.ids.forEach((id, k) => {
+        const c = createdAt.get(id);
+        if (c !== undefined) latencies.push(s.at[k] - c);
+      });
+    });
+    for (const d of dropped) resumedEvents += subs[d.index].ids.length;
+    const p = percentiles(latencies);
+    const w = percentiles(writeMs);
+    return {
+      subscribers: n,
+      writes: total,
+      deliveries: subs.reduce((a, s) => a + s.ids.length, 0),
+      ...p,
+      missing,
+      duplicates,
+      anomalies,
+      rss: Math.max(peakRss, server.rss()),
+      dropped: dropN,
+      resumedExact,
+      resumedEvents,
+      openSeconds,
+      seconds: durationSec,
+      writeP50: w.p50,
+      writeP99: w.p99,
+    };
+  } finally {
+    clearInterval(rssTimer);
+    for (const s of subs) s?.close();
+    await server.stop();
+    await cleanRedis(redisUrl, prefix);
+    await bench.close();
+  }
+}
+
+/** The table row and the targets of one run, for bench/main.ts. */
+export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; targets: Target[] } {
+  const lossDup = r.missing + r.duplicates + r.anomalies;
+  return {
+    row: {
+      scenario,
+      p50: r.p50,
+      p95: r.p95,
+      p99: r.p99,
+      errors: lossDup,
+      rss: r.rss,
+      rate: r.deliveries / r.seconds,
+      unit: 'events/s',
+      note: `${int(r.subscribers)} SSE subscribers over ${LIVE_GROUPS.length} where filters, ${int(r.writes)} writes at 100/s; commit→delivery; ${r.missing} missing, ${r.duplicates} duplicated, ${r.anomalies} resets/errors; resume: ${r.resumedExact}/${r.dropped} exact after a drop`,
+    },
+    targets: [
+      {
+        name: 'live: commit→delivery p99 < 100 ms, none lost or duplicated, server RSS < 600 MB',
+        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}`,
+        pass: r.p99 < 100 && lossDup === 0 && r.rss < 600 * 1_048_576,
+      },
+      {
+        name: 'live resume: dropped subscribers get exactly what they missed (Last-Event-ID)',
+        measured: `${r.resumedExact}/${r.dropped} exact (${int(r.resumedEvents)} events)`,
+        pass: r.resumedExact === r.dropped,
+      },
+    ],
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  runLiveBench(log).then(
+    (r) => {
+      const { targets } = liveReport('live subscriptions', r);
+      log(JSON.stringify(r, null, 2));
+      for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.measured}`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
