@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../uuid.ts';
 
 /**
  * One `info` line per request: method, route pattern (never the raw URL: it can carry filter values),
@@ -20,7 +19,7 @@ export function registerAccessLog(app: FastifyInstance, log: Logger): void {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       reqId: req.id,
-      project: typeof project === 'string' && UUID.test(project) ? project : undefined,
+      project: typeof project === 'string' && isUuid(project) ? project : undefined,
     });
     done();
   });

@@ -2,6 +2,7 @@ import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { EntryResource } from '../content/types.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../webhooks/events.ts';
+import { SerialRunner } from '../serial-runner.ts';
 
 /** One committed content change, as the outbox recorded it. */
 export interface OutboxChange {
@@ -99,9 +100,8 @@ export class ChangeStream {
   /** Every id at or below has been released (or never committed). */
   cursor = 0;
   private readonly gaps = new Map<number, Gap>();
-  private running = false;
-  private again = false;
   private closed = false;
+  private readonly runner = new SerialRunner(() => this.drain(), () => this.closed);
   private retry?: NodeJS.Timeout;
   private readonly batch: number;
   private readonly gapRetryMs: number;
@@ -124,19 +124,7 @@ export class ChangeStream {
 
   /** Reads what committed since the last pass (now, or right after the pass in progress). */
   wake(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.drain().finally(() => {
-      this.running = false;
-      if (this.again && !this.closed) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.runner.wake();
   }
 
   private async drain(): Promise<void> {

@@ -36,9 +36,6 @@ export function publishedEtag(body: unknown, query: Record<string, unknown>, jso
   return `W/"${hash}"`;
 }
 
-// Shared with GraphQL's conditional GETs (src/graphql/http-caching.ts).
-export { matchesIfNoneMatch } from '../edge/etag.ts';
-
 /**
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
  * proxies revalidate every time), or 304 without a body when the client already holds it.

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import { listenOn, type PgListener } from '../db/listener.ts';
 import type { DeliveryStore } from './store.ts';
+import { SerialRunner } from '../serial-runner.ts';
 
 /** Channel the outbox writers notify at commit (src/webhooks/outbox.ts). */
 export const OUTBOX_CHANNEL = 'cms_webhook_outbox';
@@ -14,12 +15,10 @@ const BATCH = 500;
  * may run at once (SKIP LOCKED splits the rows between them).
  */
 export class OutboxDispatcher {
-  private running = false;
-  private again = false;
   private closed = false;
   private timer?: NodeJS.Timeout;
   private listener?: PgListener;
-  private current: Promise<void> = Promise.resolve();
+  private readonly runner = new SerialRunner(() => this.drain(), () => this.closed);
 
   constructor(
     private readonly store: DeliveryStore,
@@ -42,19 +41,7 @@ export class OutboxDispatcher {
 
   /** Runs a dispatch pass now, or right after the one in progress. */
   wake(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    this.current = this.drain().finally(() => {
-      this.running = false;
-      if (this.again && !this.closed) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.runner.wake();
   }
 
   private async drain(): Promise<void> {
@@ -72,7 +59,7 @@ export class OutboxDispatcher {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.current;
+    await this.runner.current;
     await this.listener?.close();
   }
 }

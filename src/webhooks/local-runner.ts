@@ -2,6 +2,7 @@ import type { Logger } from '../logger.ts';
 import type { WebhookOptions } from './options.ts';
 import type { DeliveryProcessor } from './processor.ts';
 import type { DeliveryStore } from './store.ts';
+import { SerialRunner } from '../serial-runner.ts';
 
 /**
  * Delivery scheduling without Redis (embedded mode, or PostgreSQL without REDIS_URL): due
@@ -11,9 +12,8 @@ import type { DeliveryStore } from './store.ts';
  */
 export class LocalDeliveryRunner {
   private inFlight = 0;
-  private polling = false;
-  private again = false;
   private closed = false;
+  private readonly runner = new SerialRunner(() => this.poll(), () => this.closed);
   /** The last claim filled every free slot, so more due work probably waits. */
   private backlog = false;
   private timer?: NodeJS.Timeout;
@@ -34,19 +34,7 @@ export class LocalDeliveryRunner {
 
   /** Claims due deliveries now (new work was dispatched or a slot freed up). */
   kick(): void {
-    if (this.closed) return;
-    if (this.polling) {
-      this.again = true;
-      return;
-    }
-    this.polling = true;
-    void this.poll().finally(() => {
-      this.polling = false;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.runner.wake();
   }
 
   private async poll(): Promise<void> {
