@@ -83,6 +83,17 @@ describe('statements per uncached read (PostgreSQL)', () => {
     expect(total.queries).toBe(4);
   });
 
+  it('core entries with pageInfo.hasNextPage only: no COUNT, and the flag is right on both pages', async () => {
+    const first = await gql('{ entries(collection: "posts", perPage: 25) { pageInfo { hasNextPage currentPage } } }');
+    expect(first.data.entries.pageInfo).toEqual({ hasNextPage: true, currentPage: 1 });
+    expect(first.queries).toBe(3);
+    const last = await gql('{ entries(collection: "posts", perPage: 25, page: 2) { data { uuid } pageInfo { hasNextPage } hasMorePages } }');
+    expect(last.data.entries.data).toHaveLength(5);
+    expect(last.data.entries.pageInfo).toEqual({ hasNextPage: false });
+    expect(last.data.entries.hasMorePages).toBe(false);
+    expect(last.queries).toBe(3);
+  });
+
   it('REST filtered list (range + relation-nested like, with total): the related filter is a semi-join, not a round trip', async () => {
     const r = await rest('/api/posts?paginate=25&where[views][between]=0,29&where[author][name][like]=ann');
     expect(r.body.meta.total).toBe(20);

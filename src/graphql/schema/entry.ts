@@ -11,6 +11,7 @@ import { EntryWhereInput, toWhereObject } from './where.ts';
 import { CONTENT_READ } from '../read-cache.ts';
 import { selects } from '../selection.ts';
 import { checkPaging, DEFAULT_PER_PAGE } from '../limits.ts';
+import { slicePosition } from '../slice-paging.ts';
 
 /**
  * The generic (collection-agnostic) entry API: `fields` is JSON in the REST shape. The per-project
@@ -132,8 +133,10 @@ builder.queryFields((t) => ({
           exclude: args.exclude ?? undefined,
         });
         if (result.kind === 'page') return { data: result.data, total: result.total, currentPage: page, perPage };
-        // Nothing reads the total (see withTotal above); NaN would fail loudly in Int serialization if something did.
-        if (result.kind === 'slice') return { data: result.data, total: Number.NaN, currentPage: page, perPage, knownLastPage: result.hasMore ? page + 1 : page };
+        if (result.kind === 'slice') {
+          const at = slicePosition(page, perPage, result.hasMore);
+          return { data: result.data, total: at.total, currentPage: page, perPage, knownLastPage: at.lastPage };
+        }
         if (result.kind === 'one') return { data: [result.entry], total: 1, currentPage: 1, perPage };
         return { data: [], total: 0, currentPage: page, perPage };
       } catch (err) {

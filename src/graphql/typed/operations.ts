@@ -13,6 +13,7 @@ import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
 import { typedEntry, type TypedPage } from './model.ts';
 import { CONTENT_READ } from '../read-cache.ts';
 import { selects } from '../selection.ts';
+import { slicePosition } from '../slice-paging.ts';
 
 /**
  * The typed root fields of each collection. Every resolver is a thin adapter over the content and
@@ -93,9 +94,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
               timestamps: true,
             });
             if (r.kind === 'slice') {
-              // Neither total nor lastPage is read; hasNextPage (currentPage < lastPage) still must be right.
-              const lastPage = r.hasMore ? r.page + 1 : r.page;
-              return { data: r.data.map((e) => typedEntry(e, state)), total: Number.NaN, currentPage: r.page, perPage: r.perPage, lastPage };
+              return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
             }
             if (r.kind !== 'page') throw new AppError('NOT_FOUND', 'Entry not found.');
             return {
