@@ -20,5 +20,12 @@ export async function registerCompression(app: FastifyInstance, minBytes: number
     }
     done(null, payload);
   });
-  await app.register(compress, { global: true, threshold: minBytes, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
+  await app.register(compress, {
+    global: true,
+    // Compressed request bodies are not part of the API; decompression would add a hook to every route.
+    globalDecompression: false,
+    threshold: minBytes,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 }
