@@ -21,6 +21,7 @@ import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } from './lib/report.ts';
 import { runWhereBench } from './where.ts';
 import { liveReport, runLiveBench } from './live.ts';
+import { OPS_COST_ROWS, runOpsCost } from './ops-cost.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { loadavg, cpus } from 'node:os';
 
@@ -67,6 +68,7 @@ export const SCENARIO_ROWS = [
   R.bulkPublished,
   R.webhooks,
   R.live,
+  ...OPS_COST_ROWS,
   R.schema,
   R.bare,
   R.select,
@@ -231,6 +233,11 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       pass: b.errors === 0 && (b.p50 ?? Infinity) < 60 && (b.rate ?? 0) > 2000,
     });
   }
+
+  // Two servers of its own (access log on and off), after the others stopped (issue 15).
+  const ops = await runOpsCost({ durationSec: K.durationSec, connections: K.connections, rounds: QUICK ? 1 : 3, log: QUICK ? () => {} : log });
+  rows.push(...ops.rows);
+  targets.push(...ops.targets);
 
   // Its own server (caps raised for thousands of subscribers), after the others stopped.
   const live = liveReport(R.live, await runLiveBench(QUICK ? () => {} : log));

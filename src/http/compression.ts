@@ -26,6 +26,8 @@ export async function registerCompression(app: FastifyInstance, minBytes: number
     globalDecompression: false,
     threshold: minBytes,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    // Quality 4 and a 256 KiB window: JSON shrinks nearly as much as at the defaults (11, 4 MiB) for a
+    // fraction of the CPU, and each compressing stream allocates a small window, not megabytes.
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_LGWIN]: 18 } },
   });
 }
