@@ -31,6 +31,9 @@ export function parseQuery(str: string): Record<string, unknown> {
   return qs.parse(str, { depth: 8, arrayLimit: 100, parameterLimit: 500, plainObjects: true, allowPrototypes: false, strictDepth: false }) as Record<string, unknown>;
 }
 
+/** The GraphQL endpoint's path as requested (trailing slash allowed, as the router allows it). */
+const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
+
 export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
@@ -77,7 +80,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
-    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: req.routeOptions.url === '/graphql' });
+    // The raw path, not `routeOptions` (a getter that builds an object on every read).
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url) });
     if (refused) throw refused;
   });
 
