@@ -44,6 +44,7 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
     db: services.database.prisma,
     project,
     contentGeneration: row.generation,
+    collectionGenerations: row.collections ?? {},
     actor: { kind: 'token', tokenId, name: row.token_name ?? '', abilities: row.abilities ?? [] },
     source: 'api',
     log: services.log.child({ reqId: requestId, project: project.uuid, token: tokenId }),
