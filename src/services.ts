@@ -46,6 +46,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     redis,
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
+    graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<{ json: string }>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length) : undefined,
     authCache,
     live: new LiveHub({
       database,

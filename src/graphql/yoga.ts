@@ -196,7 +196,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       // Before the read cache: a cached answer is tagged as well.
       conditionalGets.plugin,
-      ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
+      ...(services.graphqlReadCache ? [useContentReadCache(services.graphqlReadCache)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
       useOperationMetrics(services),
