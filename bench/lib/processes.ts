@@ -13,8 +13,8 @@ export interface Child {
   rss(): number;
 }
 
-export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>): Child {
-  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>, cwd?: string): Child {
+  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd });
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(l);
@@ -47,9 +47,12 @@ export function spawnChild(name: string, command: string, args: string[], env: R
   };
 }
 
-/** `npx tsx <script>`: how the issue runs the server and the worker. */
+/**
+ * `npx tsx <script>`: how the issue runs the server and the worker. `BENCH_SERVER_DIR` runs the
+ * project's own programs (src/…) from another checkout, to compare commits with one harness.
+ */
 export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>): Child =>
-  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env);
+  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, script.startsWith('src/') ? process.env.BENCH_SERVER_DIR : undefined);
 
 function childrenOf(pid: number): number[] {
   const out: number[] = [];
