@@ -63,9 +63,10 @@ $$;
 CREATE TRIGGER "entries_published_updated_at_x" BEFORE INSERT OR UPDATE ON "entries"
   FOR EACH ROW EXECUTE FUNCTION "cms_published_updated_at_x"();
 
--- Bumps collection `cid` (published and draft, or draft only) and every collection whose relation
--- fields lead to it, once per transaction per (collection, kind): a bulk write of 50 rows bumps once.
-CREATE FUNCTION "cms_bump_collection_x"(cid integer, bump_published boolean) RETURNS void LANGUAGE plpgsql AS $$
+-- Bumps collection `cid` of project `pid` (published and draft, or draft only) and every collection
+-- whose relation fields lead to it, once per transaction per (collection, kind): a bulk write of 50
+-- rows bumps once.
+CREATE FUNCTION "cms_bump_collection_x"(pid integer, cid integer, bump_published boolean) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   -- A published bump is also a draft bump, so it satisfies a later draft-only one.
   IF cid IS NULL OR current_setting('cms.cg_' || cid || '_p', true) = '1'
@@ -73,6 +74,14 @@ BEGIN
     RETURN;
   END IF;
   PERFORM set_config('cms.cg_' || cid || CASE WHEN bump_published THEN '_p' ELSE '_d' END, '1', true);
+  -- One transaction may bump several collections' rows, in any order; taking the project's counter
+  -- row first (which the project trigger updates at this same commit anyway) gives every writer of a
+  -- project one lock order (once the project has that row, i.e. from its first write on), so two
+  -- commits cannot deadlock on these rows. A null pid is a field or
+  -- version of a collection or entry this transaction deleted, whose own trigger took the lock.
+  IF pid IS NOT NULL THEN
+    PERFORM 1 FROM content_generations WHERE project_id = pid FOR UPDATE;
+  END IF;
   -- A collection deleted by this transaction is not in `collections` any more: its referrers still
   -- move (their relation fields still name it), it does not.
   INSERT INTO collection_generations AS g (collection_id, project_id, published, draft)
@@ -83,6 +92,7 @@ BEGIN
         ON f.type = 'relation' AND f.deleted_at IS NULL AND (f.options #>> '{relation,collection}') = r.id::text
     )
     SELECT c.id, c.project_id, CASE WHEN bump_published THEN 1 ELSE 0 END, 1 FROM reach JOIN collections c ON c.id = reach.id
+    ORDER BY c.id
   ON CONFLICT (collection_id) DO UPDATE
     SET published = g.published + CASE WHEN bump_published THEN 1 ELSE 0 END, draft = g.draft + 1;
 END
@@ -91,6 +101,7 @@ $$;
 CREATE FUNCTION "cms_bump_collection_generations_x"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   rec record;
+  pid integer;
   cid integer;
   published_change boolean;
   referrer integer;
@@ -115,12 +126,12 @@ BEGIN
         OR OLD.uuid IS DISTINCT FROM NEW.uuid
         OR OLD.collection_id IS DISTINCT FROM NEW.collection_id;
       IF OLD.collection_id IS DISTINCT FROM NEW.collection_id THEN
-        PERFORM cms_bump_collection_x(OLD.collection_id, true);
+        PERFORM cms_bump_collection_x(rec.project_id, OLD.collection_id, true);
       END IF;
     ELSE
       published_change := rec.published_version_id IS NOT NULL;
     END IF;
-    PERFORM cms_bump_collection_x(cid, published_change);
+    PERFORM cms_bump_collection_x(rec.project_id, cid, published_change);
     -- A working draft that published reads show in place of a never-published target (includeDraft).
     IF NOT published_change AND rec.published_version_id IS NULL AND current_setting('cms.cg_' || cid || '_i', true) IS DISTINCT FROM '1' THEN
       PERFORM set_config('cms.cg_' || cid || '_i', '1', true);
@@ -129,16 +140,17 @@ BEGIN
          WHERE f.type = 'relation' AND f.deleted_at IS NULL AND f.options -> 'includeDraft' = 'true'::jsonb
            AND (f.options #>> '{relation,collection}') = cid::text
       LOOP
-        PERFORM cms_bump_collection_x(referrer, true);
+        PERFORM cms_bump_collection_x(rec.project_id, referrer, true);
       END LOOP;
     END IF;
   ELSIF TG_TABLE_NAME = 'entry_versions' THEN
-    SELECT e.collection_id INTO cid FROM entries e WHERE e.id = rec.entry_id;
-    PERFORM cms_bump_collection_x(cid, true);
+    SELECT e.project_id, e.collection_id INTO pid, cid FROM entries e WHERE e.id = rec.entry_id;
+    PERFORM cms_bump_collection_x(pid, cid, true);
   ELSIF TG_TABLE_NAME = 'fields' THEN
-    PERFORM cms_bump_collection_x(rec.collection_id, true);
+    SELECT c.project_id INTO pid FROM collections c WHERE c.id = rec.collection_id;
+    PERFORM cms_bump_collection_x(pid, rec.collection_id, true);
   ELSIF TG_TABLE_NAME = 'collections' THEN
-    PERFORM cms_bump_collection_x(rec.id, true);
+    PERFORM cms_bump_collection_x(rec.project_id, rec.id, true);
   ELSIF TG_TABLE_NAME = 'assets' THEN
     -- Media values are asset UUIDs rendered as asset objects: every collection with a media field
     -- (and so every collection hydrating one) may show the asset. Assets change rarely.
@@ -146,7 +158,7 @@ BEGIN
       SELECT DISTINCT f.collection_id FROM fields f JOIN collections c ON c.id = f.collection_id
        WHERE c.project_id = rec.project_id AND f.type = 'media' AND f.deleted_at IS NULL
     LOOP
-      PERFORM cms_bump_collection_x(referrer, true);
+      PERFORM cms_bump_collection_x(rec.project_id, referrer, true);
     END LOOP;
   END IF;
   RETURN NULL;
