@@ -3,6 +3,7 @@
  * when its cache misses (issue 18): its own server on the already seeded database, three rows and
  * their targets against ceilings the caller measured in the same run.
  */
+import pg from 'pg';
 import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './processes.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { call, type Api } from './seed.ts';
@@ -34,6 +35,11 @@ export interface UncachedOptions {
 }
 
 export async function runUncached(o: UncachedOptions): Promise<{ rows: Row[]; targets: Target[] }> {
+  // Statistics of the seeded tables, as any database that has been running a while has them: without
+  // them the planner guesses the filtered list's plan from an empty table's.
+  const sql = new pg.Client({ connectionString: o.databaseUrl });
+  await sql.connect();
+  await sql.query('ANALYZE entries, entry_versions, collections, fields').finally(() => sql.end());
   const port = await freePort();
   const server = spawnTsx('server (cache off)', 'src/main.ts', {
     ...benchServerEnv({ databaseUrl: o.databaseUrl, redisUrl: o.redisUrl, prefix: o.prefix, port }),
