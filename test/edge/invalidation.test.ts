@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { PNG, upload } from '../assets/helpers.ts';
 
 /**
  * Invalidation as fine as the data allows (issue 18, migration 20261126000000): a published read
@@ -220,6 +221,21 @@ describe('fine invalidation of the read caches', () => {
     const published = await rest('/api/picks');
     expect(published.cache).toBe('HIT');
     expect(published.body[0].fields.author.fields.name).toBe('Bea (second draft)');
+  });
+
+  it('an asset change drops the reads of collections with media fields (and of those hydrating them), not the others', async () => {
+    const asset = (await upload(t, p.headers, { filename: 'cover.png', contentType: 'image/png', content: PNG })).body;
+    await ok('POST', '/api/collections', { name: 'Galleries', slug: 'galleries', fields: [{ type: 'media', label: 'Cover', name: 'cover', options: { media: { type: 1 } } }] });
+    const gallery = (await ok('POST', '/api/galleries', { state: 'published', data: { cover: asset.uuid } })).body.uuid;
+    await rest(`/api/galleries/${gallery}`);
+    expect((await rest(`/api/galleries/${gallery}`)).cache).toBe('HIT');
+    await warm();
+    await ok('PATCH', '/api/files/bulk/metadata', { items: [{ uuid: asset.uuid, alt_text: 'A cover' }] });
+    const after = await rest(`/api/galleries/${gallery}`);
+    expect(after.cache).toBe('MISS');
+    expect(after.body.fields.cover.metadata).toMatchObject({ alt_text: 'A cover' });
+    // Posts show no media and hydrate no collection that does.
+    await expectPublishedPostsCached();
   });
 
   it('a bulk write bumps its collection once, and a draft-only bulk write no published generation', async () => {
