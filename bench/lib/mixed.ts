@@ -134,7 +134,6 @@ export async function runMixed(o: MixedOptions): Promise<{ rows: Row[]; targets:
     const c1 = await cacheCounters(api.base);
     const mix: LoadResult = await runLoad({ ...load, requests: mixed });
     const c2 = await cacheCounters(api.base);
-    if (process.env.BENCH_DEBUG) console.log('mix', mix.total, JSON.stringify(mix.statuses), 'base', base.total);
     const baseRatio = hitRatio(c0.all, c1.all);
     const mixRatio = hitRatio(c1.all, c2.all);
     const split = `REST ${pct(hitRatio(c1.rest, c2.rest))}, GraphQL ${pct(hitRatio(c1.graphql, c2.graphql))}`;
