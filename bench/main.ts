@@ -68,6 +68,7 @@ export const SCENARIO_ROWS = [
   UNCACHED_ROWS.restGet,
   UNCACHED_ROWS.restFiltered,
   MIXED_ROWS.readOnly,
+  MIXED_ROWS.writesOnly,
   MIXED_ROWS.mixed,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.bulk,
