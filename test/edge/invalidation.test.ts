@@ -7,10 +7,11 @@ import { PNG, upload } from '../assets/helpers.ts';
  * moves only when an entry it shows or hydrates is published, unpublished, reverted or deleted, or
  * when its collection's fields change; a draft read when the drafts it shows change. Each rule is
  * checked through HTTP (the `X-Cache` header) and GraphQL (the GraphQL cache's hit counter), caches
- * on. AUTH_CACHE_MS=0 here, so every request reads the generations the commit left: the replica
- * case, with authentication held in memory behind the change feed, is the next file's.
+ * on, on PostgreSQL and embedded PGlite (the same triggers). AUTH_CACHE_MS=0 here, so every request
+ * reads the generations the commit left: the replica case, with authentication held in memory
+ * behind the change feed, is test/edge/invalidation-replicas.test.ts.
  */
-describe('fine invalidation of the read caches', () => {
+for (const embedded of [false, true]) describe(`fine invalidation of the read caches (${embedded ? 'PGlite' : 'PostgreSQL'})`, () => {
   let t: TestApp;
   let p: TestProject;
   let ann: string;
@@ -20,7 +21,7 @@ describe('fine invalidation of the read caches', () => {
   let tag: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ embedded });
     p = await t.project({ name: 'Invalidation' });
     const authors = await api('POST', '/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
     await api('POST', '/api/collections', {
