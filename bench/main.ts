@@ -22,6 +22,8 @@ import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } fro
 import { runWhereBench } from './where.ts';
 import { liveReport, runLiveBench } from './live.ts';
 import { OPS_COST_ROWS, runOpsCost } from './ops-cost.ts';
+import { UNCACHED_ROWS, runUncached } from './lib/uncached.ts';
+import { MIXED_ROWS, runMixed } from './lib/mixed.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { loadavg, cpus } from 'node:os';
 
@@ -63,6 +65,12 @@ export const SCENARIO_ROWS = [
   R.restList,
   R.gqlGet,
   R.gqlList,
+  UNCACHED_ROWS.gqlList,
+  UNCACHED_ROWS.restGet,
+  UNCACHED_ROWS.restFiltered,
+  MIXED_ROWS.readOnly,
+  MIXED_ROWS.writesOnly,
+  MIXED_ROWS.mixed,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.bulk,
   R.bulkPublished,
@@ -121,6 +129,8 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   const siblingHooks = await loadWebhookRunner();
   const bulkRows: Row[] = [];
   let hookRow: Row | undefined;
+  // What the cache-off and mixed scenarios need from the first server's run.
+  let readsSetup: { headers: Record<string, string>; posts: string[]; yogaRps: number; selectQps: number } | undefined;
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitHealthy(server, `${base}/healthz`);
@@ -154,6 +164,7 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const select = await rawSelectCeiling(bench.url, seeded.posts, { inFlight: 16, durationSec: K.durationSec });
     const yoga = await yogaCeiling(knobs);
     const restCeiling = Math.min(bare.rps, select.qps);
+    readsSetup = { headers: project.headers, posts: seeded.posts, yogaRps: yoga.rps, selectQps: select.qps };
 
     rows.push(loadRow(R.restGet, rGet.result, rGet.rss, { ceiling: ratio(rGet.result.rps, restCeiling, 'min(bare HTTP, raw SELECT)') }));
     rows.push(loadRow(R.restList, rList.result, rList.rss, { ceiling: ratio(rList.result.rps, restCeiling, 'min(bare HTTP, raw SELECT)') }));
@@ -211,6 +222,18 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   } finally {
     await server.stop();
     await worker.stop();
+    await cleanRedis(redisUrl, prefix);
+  }
+
+  // Each with its own server on the seeded database, after the first one stopped.
+  if (readsSetup) {
+    const common = { databaseUrl: bench.url, redisUrl, prefix, headers: readsSetup.headers, posts: readsSetup.posts, durationSec: K.durationSec, connections: K.connections };
+    const uncached = await runUncached({ ...common, yogaRps: readsSetup.yogaRps, selectQps: readsSetup.selectQps });
+    rows.push(...uncached.rows);
+    targets.push(...uncached.targets);
+    const mixed = await runMixed({ ...common, perCollection: QUICK ? 20 : 100 });
+    rows.push(...mixed.rows);
+    targets.push(...mixed.targets);
     await cleanRedis(redisUrl, prefix);
   }
 

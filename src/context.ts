@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { requireAbility, type Ability } from './auth/abilities.ts';
 import type { AuthCache } from './auth/auth-cache.ts';
-import type { AuthRow } from './auth/credentials.ts';
+import type { AuthRow, CollectionGenerations } from './auth/credentials.ts';
 import type { TokenUsage } from './auth/token-usage.ts';
 import type { WebhookRuntime } from './webhooks/runtime.ts';
 import type { Mailer } from './users/mailer.ts';
@@ -60,6 +60,13 @@ export interface Ctx {
    * change of the project's content moves it. Keys cached reads; absent for system actors.
    */
   contentGeneration?: string;
+  /**
+   * Per collection slug, its id and published and draft generations as authentication read them
+   * (migration 20261126000000): reads of one collection are cached under its own counters, so a
+   * write elsewhere, or a draft save under a published read, leaves them cached. Absent with the
+   * project-wide generation.
+   */
+  collectionGenerations?: CollectionGenerations;
   actor: Actor;
   source: EventSource;
   log: Logger;

@@ -13,8 +13,8 @@ export interface Child {
   rss(): number;
 }
 
-export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>): Child {
-  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>, cwd?: string): Child {
+  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd });
   // The child's output is kept as raw chunks (the last 16 KiB or so) and split into lines only when
   // a failure asks for them: a server logging an access line per request writes tens of thousands
   // of lines a second, and a harness that decoded and split each one competed with the server it
@@ -62,9 +62,12 @@ export function spawnChild(name: string, command: string, args: string[], env: R
   };
 }
 
-/** `npx tsx <script>`: how the issue runs the server and the worker. */
+/**
+ * `npx tsx <script>`: how the issue runs the server and the worker. `BENCH_SERVER_DIR` runs the
+ * project's own programs (src/…) from another checkout, to compare commits with one harness.
+ */
 export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>): Child =>
-  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env);
+  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, script.startsWith('src/') ? process.env.BENCH_SERVER_DIR : undefined);
 
 function childrenOf(pid: number): number[] {
   const out: number[] = [];

@@ -14,7 +14,7 @@ interface Entry<V> {
 }
 
 /**
- * Successful authentications (project row, token, content generation) held in process, so a request
+ * Successful authentications (project row, token, content generations) held in process, so a request
  * whose answer is cached anyway costs no database round trip at all (BENCHMARKS.md, "REST get").
  *
  * What keeps them true:

@@ -47,6 +47,7 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
     db: services.database.prisma,
     project,
     contentGeneration: row.generation,
+    collectionGenerations: row.collections ?? {},
     actor: { kind: 'token', tokenId, name: row.token_name ?? '', abilities: row.abilities ?? [] },
     source: 'api',
     // Made on first use: a pino child per request was a measurable share of a cached read, and

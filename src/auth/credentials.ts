@@ -14,6 +14,8 @@ export interface AuthRow {
   created_at: Date;
   updated_at: Date;
   generation: string;
+  /** Per collection slug: [collection id, published generation, draft generation] (migration 20261126000000). */
+  collections: CollectionGenerations | null;
   token_id: number | null;
   token_project_id: number | null;
   token_name: string | null;
@@ -21,14 +23,20 @@ export interface AuthRow {
   revoked_at: Date | null;
 }
 
+/** Collection slug → [collection id, published generation, draft generation]. */
+export type CollectionGenerations = Record<string, [number, number, number]>;
+
 /**
- * The project, its content generation and the token in one round trip: this runs on every request,
+ * The project, its content generations and the token in one round trip: this runs on every request,
  * and on this machine a statement's round trip costs more than the work it does. Plain pg, not Prisma,
  * for the same reason.
  */
 export const AUTH_SQL = `
   SELECT p.id, p.uuid::text AS uuid, p.name, p.description, p.plan::text AS plan, p.locales, p.default_locale,
          p.schema_revision, p.require_email_verification, p.created_at, p.updated_at, coalesce(g.generation, 0)::text AS generation,
+         (SELECT json_object_agg(c.slug, json_build_array(c.id, cg.published, cg.draft))
+            FROM collection_generations cg JOIN collections c ON c.id = cg.collection_id
+           WHERE cg.project_id = p.id) AS collections,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at
     FROM projects p
     LEFT JOIN content_generations g ON g.project_id = p.id

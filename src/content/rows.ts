@@ -10,7 +10,7 @@ export const ENTRY_COLUMNS = Prisma.sql`
   e.translation_group_id AS "translationGroupId", e.state::text AS state, e.data, e.published_data AS "publishedData",
   e.published_version_id AS "publishedVersionId", e.published_version_number AS "publishedVersionNumber",
   e.last_version_number AS "lastVersionNumber", e.is_draft_dirty AS "isDraftDirty", e.published_at AS "publishedAt",
-  e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.deleted_at AS "deletedAt"`;
+  e.published_updated_at AS "publishedUpdatedAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.deleted_at AS "deletedAt"`;
 
 /**
  * `<column> = <collection id>` in a form no partial index predicate matches. Lookups by UUID add it

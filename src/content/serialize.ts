@@ -84,7 +84,14 @@ function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exc
   return out;
 }
 
-function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: boolean): EntryResource {
+/**
+ * A published view describes the published version, not the working draft beside it, so that
+ * saving a draft changes no published read (spec §2.1: "Published reads are stable until the next
+ * publish"; docs/entries.md, "What a published read shows"): `is_draft_dirty` is false (the draft a
+ * published read shows nothing of) and `updated_at` is when the published version was made.
+ */
+function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: boolean, view: ReadState): EntryResource {
+  const published = view === 'published';
   const res: EntryResource = {
     id: row.id,
     uuid: row.uuid,
@@ -93,12 +100,12 @@ function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: bo
     published_at: row.publishedAt ? row.publishedAt.toISOString() : null,
     published_version_id: row.publishedVersionId,
     published_version_number: row.publishedVersionNumber,
-    is_draft_dirty: row.isDraftDirty,
+    is_draft_dirty: published ? false : row.isDraftDirty,
     fields,
   };
   if (timestamps) {
     res.created_at = row.createdAt.toISOString();
-    res.updated_at = row.updatedAt.toISOString();
+    res.updated_at = (published ? (row.publishedUpdatedAt ?? row.updatedAt) : row.updatedAt).toISOString();
   }
   return res;
 }
@@ -172,11 +179,12 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
       const schema = target && schemas.get(target.collectionId);
       if (!target || !schema) return null;
       const d = nestedData(field, target);
-      return d ? resource(target, renderFields(schema.fields, d, flat), timestamps) : null;
+      const view: ReadState = opts.state === 'published' && target.publishedVersionId !== null ? 'published' : 'draft';
+      return d ? resource(target, renderFields(schema.fields, d, flat), timestamps, view) : null;
     },
   };
   const exclude = opts.exclude?.length ? new Set(opts.exclude) : undefined;
-  return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps));
+  return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state));
 }
 
 export async function serializeEntry(ctx: Ctx, collection: CollectionSchema, row: EntryRow, opts: ReadOptions): Promise<EntryResource> {

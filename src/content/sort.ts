@@ -40,7 +40,8 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
       continue;
     }
     const direction = Prisma.raw(dir === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS LAST');
-    const core = CORE.get(name);
+    // Published reads show (and so sort by) the published version's time (src/content/serialize.ts).
+    const core = column === 'published_data' && name === 'updated_at' ? 'e.published_updated_at' : CORE.get(name);
     if (core !== undefined) {
       if (name === 'id') hasId = true;
       parts.push(Prisma.sql`${Prisma.raw(core)} ${NOT_NULL.has(name) ? Prisma.raw(dir.toUpperCase()) : direction}`);

@@ -52,7 +52,7 @@ export async function drawAddressBudget(services: EdgeServices, ip: string | und
 
 /**
  * Read-your-writes on this replica, whatever the change notification's timing: forgets the project's
- * cached authentication (and with it the content generation the read caches key by) before the
+ * cached authentication (and with it the content generations the read caches key by) before the
  * response goes out. See src/auth/auth-cache.ts.
  */
 export function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>): void {

@@ -1,12 +1,26 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * What a cache key is made of: the project's identity and schema stamps and the content generation
- * authentication read. A request context (src/context.ts) is one.
+ * What a cache key is made of: the project's identity and schema stamps and the generations
+ * authentication read (the project-wide one, and per collection slug its id and published and
+ * draft generations). A request context (src/context.ts) is one.
  */
 export interface CacheScope {
   project: { id: number; schemaRevision: number; updatedAt: Date };
   contentGeneration?: string;
+  collectionGenerations?: Readonly<Record<string, readonly [number, number, number]>>;
+}
+
+/** What a cached read shows: the published or the draft content of one collection (by slug). */
+/** A cached GraphQL answer: the JSON text as sent, and its ETag when a GET may be tagged (no draft asked for). */
+export interface CachedAnswer {
+  json: string;
+  etag?: string;
+}
+
+export interface ReadDependency {
+  collection: string;
+  state: 'published' | 'draft';
 }
 
 /** The canonical form of a query: keys sorted at every level, so `?a=1&b=2` and `?b=2&a=1` share a tag. */
@@ -30,23 +44,31 @@ export interface CachedRead {
 }
 
 /**
- * Published REST reads by (project, content generation, schema revision, project settings, route,
- * request path, canonical query). The content generation moves at the commit of every change of
- * the project's entries, assets, collections or fields (a database trigger, migration
- * 20261122180000), and authentication gives it with the project (read in the statement it runs
- * anyway, or held by src/auth/auth-cache.ts until a change notification), so a hit is never older
- * than the request's own view of the generation: no TTL and no invalidation messages of its own.
- * Because the generation is read before the handler's queries, an
- * answer computed from rows older than a concurrent commit is stored under the older generation,
- * which no later request asks for. Old generations simply age out of the LRU.
+ * Cached reads by (project, the generations the read depends on, schema revision, project settings,
+ * then the caller's parts: route, request path, canonical query, or a GraphQL document). A read that
+ * names its collections (`keyForReads`) is keyed by those collections' published or draft
+ * generations (migration 20261126000000): they move at the commit of every change that read could
+ * show, including changes of the collections it hydrates, and of nothing else, so a draft save
+ * leaves published reads cached and a write to one collection leaves the others'. A read that cannot
+ * name them (`keyFor`) is keyed by the project-wide generation, which every change moves. Both are
+ * bumped by database triggers and given by authentication with the project (read in the statement
+ * it runs anyway, or held by src/auth/auth-cache.ts until a change notification), so a hit is never
+ * older than the request's own view of the generations: no TTL and no invalidation messages of its
+ * own. Because the generations are read before the handler's queries, an answer computed from rows
+ * older than a concurrent commit is stored under the older generations, which no later request asks
+ * for. Old generations simply age out of the LRU.
+ *
+ * Key layout: `project|scope|generations|schema revision|settings stamp|parts…`, where scope is `*`
+ * (project-wide) or the sorted dependencies (`c12p,c15d`: collection id and state) and generations
+ * their counters in the same order (`34.7`).
  */
 const LEADER_TIMEOUT_MS = 10_000;
 
 export class ReadCache<V extends object = CachedRead> {
   private readonly entries: LRUCache<string, V>;
   private readonly inflight = new Map<string, Promise<V | undefined>>();
-  /** Per project: the newest generation stored and its keys, so older generations can be dropped at once. */
-  private readonly byProject = new Map<number, { generation: bigint; keys: Set<string> }>();
+  /** Per project and scope: the newest generations stored and their keys, so older ones can be dropped at once. */
+  private readonly byScope = new Map<string, { generations: bigint[]; keys: Set<string> }>();
   hits = 0;
   misses = 0;
 
@@ -56,20 +78,46 @@ export class ReadCache<V extends object = CachedRead> {
       maxSize: maxBytes,
       sizeCalculation: (v, k) => sizeOf(v) + 2 * k.length + 256,
       // Keeps the per-project key sets no larger than what the LRU holds.
-      dispose: (_v, k) => this.byProject.get(Number(k.slice(0, k.indexOf('|'))))?.keys.delete(k),
+      dispose: (_v, k) => this.byScope.get(scopeOf(k))?.keys.delete(k),
     });
   }
 
-  /** The key of a read, or null when the request has no generation (system actors). */
+  /**
+   * The key of a read under the project-wide generation (any change of the project's content moves
+   * it), or null when the request has no generation (system actors).
+   */
   keyFor(ctx: CacheScope, ...parts: string[]): string | null {
     if (ctx.contentGeneration === undefined) return null;
-    const p = ctx.project;
-    return `${p.id}|${ctx.contentGeneration}|${p.schemaRevision}|${p.updatedAt.getTime()}|${parts.join('|')}`;
+    return this.key(ctx, '*', ctx.contentGeneration, parts);
   }
 
-  /** The key of a REST read: route name, request path and canonical query. */
-  restKeyFor(ctx: CacheScope, route: string, path: string, query: Record<string, unknown>): string | null {
-    return this.keyFor(ctx, route, path, canonical(query));
+  /**
+   * The key of a read that shows only `reads` (and what they hydrate): keyed by those collections'
+   * generations. Falls back to the project-wide key when `reads` is null or empty or names a
+   * collection authentication did not see (a read of it answers 404 anyway).
+   */
+  keyForReads(ctx: CacheScope, reads: readonly ReadDependency[] | null, ...parts: string[]): string | null {
+    const gens = ctx.collectionGenerations;
+    if (ctx.contentGeneration === undefined || !gens || !reads?.length) return this.keyFor(ctx, ...parts);
+    const deps = new Map<string, string>();
+    for (const r of reads) {
+      const g = Object.hasOwn(gens, r.collection) ? gens[r.collection] : undefined;
+      if (!g) return this.keyFor(ctx, ...parts);
+      deps.set(`c${g[0]}${r.state === 'draft' ? 'd' : 'p'}`, String(r.state === 'draft' ? g[2] : g[1]));
+    }
+    const scope = [...deps.keys()].sort();
+    return this.key(ctx, scope.join(','), scope.map((d) => deps.get(d)).join('.'), parts);
+  }
+
+  /** The key of a published REST read: route name, request path and canonical query; `collection` is the route's. */
+  restKeyFor(ctx: CacheScope, route: string, path: string, query: Record<string, unknown>, collection?: string): string | null {
+    const parts = [route, path, canonical(query)];
+    return collection === undefined ? this.keyFor(ctx, ...parts) : this.keyForReads(ctx, [{ collection, state: 'published' }], ...parts);
+  }
+
+  private key(ctx: CacheScope, scope: string, generations: string, parts: string[]): string {
+    const p = ctx.project;
+    return `${p.id}|${scope}|${generations}|${p.schemaRevision}|${p.updatedAt.getTime()}|${parts.join('|')}`;
   }
 
   get(key: string): V | undefined {
@@ -90,19 +138,19 @@ export class ReadCache<V extends object = CachedRead> {
   }
 
   /**
-   * Stores a value. A value of a newer generation than the project's others drops those others: no
-   * request asks for them again, and under steady writes they would otherwise fill the whole budget
-   * before the LRU ages them out.
+   * Stores a value. A value of newer generations than the others of its project and scope drops
+   * those others: no request asks for them again, and under steady writes they would otherwise fill
+   * the whole budget before the LRU ages them out. A value of older generations is not stored.
    */
   set(key: string, value: V): void {
-    const [project, generation] = key.split('|', 2);
-    const projectId = Number(project);
-    const gen = BigInt(generation);
-    const current = this.byProject.get(projectId);
-    if (current && gen < current.generation) return;
-    if (!current || gen > current.generation) {
+    const scope = scopeOf(key);
+    const generations = key.slice(scope.length + 1, key.indexOf('|', scope.length + 1)).split('.').map(BigInt);
+    const current = this.byScope.get(scope);
+    const order = current ? compare(generations, current.generations) : 1;
+    if (order < 0) return;
+    if (!current || order > 0) {
       for (const old of current?.keys ?? []) this.entries.delete(old);
-      this.byProject.set(projectId, { generation: gen, keys: new Set([key]) });
+      this.byScope.set(scope, { generations, keys: new Set([key]) });
     } else {
       current.keys.add(key);
     }
@@ -143,4 +191,23 @@ export class ReadCache<V extends object = CachedRead> {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/** `project|scope`: the first two segments of a key. */
+function scopeOf(key: string): string {
+  return key.slice(0, key.indexOf('|', key.indexOf('|') + 1));
+}
+
+/**
+ * -1 when `a` is older than `b` (no counter ahead, one behind), 0 when equal, 1 otherwise: counters
+ * only grow, so anything not older is the newer view (mixed orders only come from racing reads).
+ */
+function compare(a: bigint[], b: bigint[]): -1 | 0 | 1 {
+  if (a.length !== b.length) return 1;
+  let behind = false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] > b[i]) return 1;
+    if (a[i] < b[i]) behind = true;
+  }
+  return behind ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 import type { Services } from '../context.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { ReadCache } from './read-cache.ts';
+import type { CachedAnswer, ReadCache } from './read-cache.ts';
 import type { LiveHub } from '../live/hub.ts';
 
 /**
@@ -11,6 +11,8 @@ export interface EdgeServices extends Services {
   rateLimiter: RateLimiter;
   /** Published REST reads keyed by content generation (src/edge/read-cache.ts); absent when READ_CACHE_MB=0. */
   readCache?: ReadCache;
+  /** Content-read GraphQL results (src/graphql/read-cache.ts), same keys and budget; absent when READ_CACHE_MB=0. */
+  graphqlReadCache?: ReadCache<CachedAnswer>;
   /** Live subscriptions of this replica (src/live); started by the first subscriber. */
   live: LiveHub;
 }

@@ -72,7 +72,8 @@ function coreText(x: Sql, column: Extract<Target, { kind: 'core' }>): Sql {
 
 function compileCore(c: Condition, env: CompileEnv): Sql {
   if (c.target.kind !== 'core') throw new Error('not a core condition');
-  const column = c.target.column;
+  // Published reads show (and so filter by) the published version's time (src/content/serialize.ts).
+  const column = c.target.column === 'updated_at' && env.column === 'published_data' ? 'published_updated_at' : c.target.column;
   const x = columnRef(env, column);
   if (c.op === 'null') return sql`${x} IS NULL`;
   if (c.op === 'not_null') return sql`${x} IS NOT NULL`;

@@ -3,7 +3,7 @@ import { holds } from '../auth/abilities.ts';
 import type { Ctx } from '../context.ts';
 import { matchesIfNoneMatch } from '../edge/etag.ts';
 import { trustedDocumentsEnforced } from '../persisted/operations.ts';
-import { graphqlKeyFor, type GraphqlParams, type GraphqlReadCache } from './read-cache.ts';
+import { knownReadKey, type GraphqlParams, type GraphqlReadCache } from './read-cache.ts';
 
 /**
  * The media type Yoga's regular result processor would answer with, or null when it would not be
@@ -83,10 +83,10 @@ export interface CachedAnswerOptions {
  * As strict as the full path: the request is authenticated and charged by the same promise Yoga
  * would await (so a request handed on is never charged twice); only a token holding `read` is
  * answered, as the plugin that stored the answer requires; a project that enforces trusted documents
- * is left to Yoga; and the key is the one the plugin stores under (src/graphql/read-cache.ts), so
- * an answer is only ever one the full path produced for the same project scope (content generation,
- * schema revision, settings), document, operation name and variables, having passed every document
- * limit. Misses, anonymous requests, batches, other media types and anything unusual fall through,
+ * is left to Yoga; and the key is the one the plugin stores under (src/graphql/read-cache.ts: the
+ * generations of the collections the document reads, as the plugin resolved them for this very
+ * request shape), so an answer is only ever one the full path produced for the same project scope,
+ * document, operation name and variables, having passed every document limit. Misses, anonymous requests, batches, other media types and anything unusual fall through,
  * at the cost of a key lookup.
  */
 export async function answerFromCache({ cache, authFor }: CachedAnswerOptions, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -104,7 +104,7 @@ export async function answerFromCache({ cache, authFor }: CachedAnswerOptions, r
   }
   if (ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return false;
   if (await trustedDocumentsEnforced(ctx)) return false;
-  const key = graphqlKeyFor(cache, ctx, params);
+  const key = knownReadKey(cache, ctx, params);
   if (!key) return false;
   const answer = cache.answers.hitOnly(key);
   if (!answer) return false;

@@ -2,51 +2,57 @@ import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { holds } from '../auth/abilities.ts';
-import { ReadCache, type CacheScope } from '../edge/read-cache.ts';
+import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../edge/read-cache.ts';
 import type { GraphQLContext } from './builder.ts';
 import { asksForDraft, graphqlEtag } from './http-caching.ts';
-import { cacheableOperation } from './content-read.ts';
+import { cacheableOperation, readDependencies } from './content-read.ts';
 
-/** A cached GraphQL answer: the JSON text as Yoga sends it, and its ETag when a GET may be tagged (no draft asked for). */
-export interface CachedGraphqlAnswer {
-  json: string;
-  etag?: string;
-}
-
-/** The request parameters an answer is keyed by, exactly as the client sent them (GraphQL over HTTP). */
+/** The request parameters of a GraphQL read, exactly as the client sent them (GraphQL over HTTP). */
 export interface GraphqlParams {
   query: string;
   operationName?: string | null;
   variables?: unknown;
 }
 
-/**
- * The GraphQL read cache of one server: answers by key, and the documents behind persisted-query
- * hashes seen with their text, so the fast path (src/graphql/cached-answers.ts) can key a hash-only
- * request without asking the APQ store (a Redis round trip).
- */
-export interface GraphqlReadCache {
-  answers: ReadCache<CachedGraphqlAnswer>;
-  documents: LRUCache<string, string>;
+/** What a stored answer's request resolved to: the collections it reads and its coerced variables. */
+interface Shape {
+  reads: ReadDependency[] | null;
+  variables: string;
 }
 
-export function createGraphqlReadCache(maxBytes: number): GraphqlReadCache {
-  // Results are kept as JSON text: one string per entry is what the size estimate measures, and the
-  // garbage collector never walks it, where a cached object graph of every result would make each
-  // major collection slower as the cache fills.
+/**
+ * The GraphQL read cache of one server: the process's answers (`services.graphqlReadCache`), and two
+ * small memories that let the fast path (src/graphql/cached-answers.ts) build an answer's key without
+ * parsing: the documents behind persisted-query hashes seen with their text, and for each request
+ * shape an answer was stored for (project, schema revision, document, operation name, variables as
+ * sent) what it resolved to.
+ */
+export interface GraphqlReadCache {
+  answers: ReadCache<CachedAnswer>;
+  documents: LRUCache<string, string>;
+  shapes: LRUCache<string, Shape>;
+}
+
+export function createGraphqlReadCache(answers: ReadCache<CachedAnswer>): GraphqlReadCache {
+  const bounded = <V extends object | string>(size: (v: V, k: string) => number) => new LRUCache<string, V>({ max: 10_000, maxSize: 16 * 1_048_576, sizeCalculation: (v, k) => Math.max(1, size(v, k)) });
   return {
-    answers: new ReadCache<CachedGraphqlAnswer>(maxBytes, (r) => 2 * r.json.length + (r.etag?.length ?? 0)),
-    documents: new LRUCache<string, string>({ max: 2_000, maxSize: 16 * 1_048_576, sizeCalculation: (q, k) => q.length + k.length }),
+    answers,
+    documents: bounded<string>((q, k) => q.length + k.length),
+    shapes: bounded<Shape>((s, k) => s.variables.length + k.length + 64),
   };
 }
 
+const shapeKeyOf = (ctx: CacheScope, params: GraphqlParams): string =>
+  `${ctx.project.id}|${ctx.project.schemaRevision}|${params.operationName ?? ''}|${JSON.stringify(params.variables ?? {})}|${params.query}`;
+
 /**
- * The key of an answer: the project's scope (generation, schema revision, settings) and the raw
- * request parameters. Raw, not coerced, variables: the fast path has to build the same key before
- * anything is parsed; two spellings of the same values only cost two entries.
+ * The key of an answer to a request not yet parsed, when an answer to the same request shape was
+ * stored before (the plugin's key for it, with today's generations); null otherwise.
  */
-export function graphqlKeyFor(cache: GraphqlReadCache, ctx: CacheScope, params: GraphqlParams): string | null {
-  return cache.answers.keyFor(ctx, 'graphql', params.operationName ?? '', JSON.stringify(params.variables ?? {}), params.query);
+export function knownReadKey(cache: GraphqlReadCache, ctx: CacheScope, params: GraphqlParams): string | null {
+  const shape = cache.shapes.get(shapeKeyOf(ctx, params));
+  if (!shape) return null;
+  return cache.answers.keyForReads(ctx, shape.reads, 'graphql', params.operationName ?? '', shape.variables, params.query);
 }
 
 const persistedHashOf = (extensions: unknown): string | undefined => {
@@ -55,22 +61,26 @@ const persistedHashOf = (extensions: unknown): string | undefined => {
 };
 
 /**
- * Yoga plugin: results of content-read queries by (project, content generation, schema revision,
- * query text, variables, operation name). A hit skips execution entirely; a result with errors (or
- * extensions, which Yoga would rewrite on the way out) is never stored. The token must still hold
- * `read` for a hit: abilities are checked per request, not baked into the cached answer.
+ * Yoga plugin: results of content-read queries by (project, the generations of what they read,
+ * schema revision, query text, variables, operation name). A hit skips execution entirely; a result
+ * with errors (or extensions, which Yoga rewrites on the way out) is never stored. The token must
+ * still hold `read` for a hit: abilities are checked per request, not baked into the cached answer.
  */
 export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLContext> {
-  const { answers, documents } = cache;
+  const { answers, documents, shapes } = cache;
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as GraphQLContext & { params?: { query?: string; operationName?: string | null; variables?: unknown; extensions?: unknown } };
       const params = context.params;
       const query = params?.query;
-      if (!params || !query || !cacheableOperation(args.schema, getOperationAST(args.document, args.operationName) ?? undefined)) return;
+      const operation = getOperationAST(args.document, args.operationName) ?? undefined;
+      if (!params || !query || !operation || !cacheableOperation(args.schema, operation)) return;
       const ctx = await context.auth().catch(() => undefined);
       if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return;
-      const key = graphqlKeyFor(cache, ctx, { query, operationName: params.operationName, variables: params.variables });
+      const variables = args.variableValues ?? {};
+      const reads = readDependencies(args.schema, operation, variables);
+      const variablesJson = JSON.stringify(variables);
+      const key = answers.keyForReads(ctx, reads, 'graphql', args.operationName ?? '', variablesJson, query);
       if (!key) return;
       const hit = answers.get(key) ?? (await answers.waitFor(key));
       if (hit) {
@@ -80,12 +90,14 @@ export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLCont
       const done = answers.begin(key);
       // By here the APQ plugin has checked the hash against the text (or loaded the text by its hash).
       const hash = persistedHashOf(params.extensions);
+      const shapeKey = shapeKeyOf(ctx, { query, operationName: params.operationName, variables: params.variables });
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || result.errors?.length || result.extensions) return done?.(undefined);
           const json = JSON.stringify(result);
           if (hash) documents.set(hash, query);
-          done?.({ json, etag: asksForDraft(args.document, args.variableValues as Record<string, unknown>) ? undefined : graphqlEtag(json) });
+          shapes.set(shapeKey, { reads, variables: variablesJson });
+          done?.({ json, etag: asksForDraft(args.document, variables as Record<string, unknown>) ? undefined : graphqlEtag(json) });
         },
       };
     },

@@ -6,7 +6,7 @@ import type { GraphQLContext } from './builder.ts';
 
 /**
  * Yoga plugin: after a mutation, this replica forgets the project's cached authentication (and with
- * it the content generation its read caches key by) before the response goes out, so the client's
+ * it the content generations its read caches key by) before the response goes out, so the client's
  * next read here sees its own write without waiting for the change notification (src/auth/auth-cache.ts).
  * The REST adapter does the same for every non-GET route.
  */

@@ -171,7 +171,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     return pending;
   };
   const authFor = (_request: Request, req: FastifyRequest): Promise<Ctx> => authOf(req);
-  const readCache = config.READ_CACHE_MB > 0 ? createGraphqlReadCache(config.READ_CACHE_MB * 1_048_576) : undefined;
+  const readCache = services.graphqlReadCache ? createGraphqlReadCache(services.graphqlReadCache) : undefined;
 
   const conditionalGets = createConditionalGets();
   const chosen = new WeakMap<Request, GraphQLSchema>();

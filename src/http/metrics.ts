@@ -87,7 +87,7 @@ interface Snapshot {
 }
 
 function registerScrapeGauges(registry: Registry, services: EdgeServices): void {
-  const { database, readCache } = services;
+  const { database, readCache, graphqlReadCache } = services;
   let queue: Queue | undefined;
   let memo: { at: number; value: Promise<Snapshot> } | undefined;
   const snapshot = (): Promise<Snapshot> => {
@@ -150,6 +150,18 @@ function registerScrapeGauges(registry: Registry, services: EdgeServices): void 
       this.reset();
       this.inc({ result: 'hit' }, readCache.hits);
       this.inc({ result: 'miss' }, readCache.misses);
+    },
+  });
+  new Counter({
+    name: 'cms_graphql_read_cache_requests_total',
+    help: 'Content-read GraphQL queries looked up in the read cache, by result (hit, miss)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      if (!graphqlReadCache) return;
+      this.reset();
+      this.inc({ result: 'hit' }, graphqlReadCache.hits);
+      this.inc({ result: 'miss' }, graphqlReadCache.misses);
     },
   });
   new Gauge({

@@ -58,14 +58,15 @@ type Handler = (ctx: Ctx, input: RestInput) => Promise<RestResult>;
 
 /**
  * Wraps a read route: its published answers get an ETag, become 304 when the client holds them,
- * and are served from the read cache (src/edge/read-cache.ts) while the project's content has not
- * changed. `route` names the route in cache keys.
+ * and are served from the read cache (src/edge/read-cache.ts) while nothing a published read of the
+ * route's collection shows has changed. `route` names the route in cache keys.
  */
 export function withPublishedEtag(route: string, handler: Handler): Handler {
   return async (ctx, input) => {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = input.readCache;
-    const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query) ?? null;
+    // Keyed by the route's collection: its published generation also moves with what it hydrates.
+    const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query, input.params.collection) ?? null;
     if (!cache || !key) {
       const result = await handler(ctx, input);
       const read = cacheable(result, input);

@@ -109,6 +109,20 @@ describe('GraphQL cached-answer fast path', () => {
     expect(after.body.data.posts.data.map((d: { title: string }) => d.title).sort()).toEqual(['One', 'Two']);
   });
 
+  it('keeps answering a published read before Yoga through a draft save (per-collection invalidation)', async () => {
+    const body = { query: '{ posts(perPage: 7) { data { title } } }' };
+    const first = await post(body);
+    expect((await post(body)).headers['x-cache']).toBe('HIT');
+    const created = await api('POST', '/api/posts', { state: 'draft', data: { title: 'Draft only' } });
+    expect(created.status).toBe(201);
+    const afterDraft = await post(body);
+    expect(afterDraft.headers['x-cache']).toBe('HIT');
+    expect(afterDraft.text).toBe(first.text);
+    // Its draft read is another key, answered fresh.
+    const drafts = await post({ query: '{ posts(perPage: 7, state: draft) { data { title } } }' });
+    expect(drafts.body.data.posts.data.map((d: { title: string }) => d.title)).toContain('Draft only');
+  });
+
   it('answers a hash-only persisted query once the hash was seen with its text', async () => {
     const query = '{ posts(perPage: 1) { data { title } } }';
     const hashed = { extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } };

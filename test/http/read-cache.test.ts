@@ -73,7 +73,8 @@ for (const embedded of [false, true]) describe(`published read cache (${embedded
   it('moves on with a draft save, a publish and a change of a linked entry', async () => {
     expect((await api('PATCH', `/api/posts/${post}`, { data: { title: 'Two' } })).status).toBe(200);
     const dirty = await api('GET', `/api/posts/${post}`);
-    expect(dirty.body).toMatchObject({ is_draft_dirty: true, fields: { title: 'One' } });
+    // A published read shows the published version only (docs/entries.md): the draft save is not in it.
+    expect(dirty.body).toMatchObject({ is_draft_dirty: false, fields: { title: 'One' } });
 
     expect((await api('POST', `/api/posts/${post}/publish`)).status).toBe(200);
     expect((await api('GET', `/api/posts/${post}`)).body.fields.title).toBe('Two');
@@ -241,16 +242,34 @@ describe('read cache memory', () => {
     const { ReadCache } = await import('../../src/edge/read-cache.ts');
     const cache = new ReadCache(1_048_576);
     const read = { json: '{}', etag: 'W/"x"' };
-    cache.set('1|5|1|0|a', read);
-    cache.set('1|5|1|0|b', read);
-    cache.set('2|9|1|0|a', read);
+    // Layout: project|scope|generations|schema revision|settings|parts (src/edge/read-cache.ts).
+    cache.set('1|*|5|1|0|a', read);
+    cache.set('1|*|5|1|0|b', read);
+    cache.set('2|*|9|1|0|a', read);
     expect(cache.size).toBe(3);
-    cache.set('1|6|1|0|a', read);
-    expect(cache.get('1|5|1|0|a')).toBeUndefined();
-    expect(cache.get('1|5|1|0|b')).toBeUndefined();
-    expect(cache.get('2|9|1|0|a')).toBe(read);
-    cache.set('1|5|1|0|c', read);
-    expect(cache.get('1|5|1|0|c')).toBeUndefined();
+    cache.set('1|*|6|1|0|a', read);
+    expect(cache.get('1|*|5|1|0|a')).toBeUndefined();
+    expect(cache.get('1|*|5|1|0|b')).toBeUndefined();
+    expect(cache.get('2|*|9|1|0|a')).toBe(read);
+    cache.set('1|*|5|1|0|c', read);
+    expect(cache.get('1|*|5|1|0|c')).toBeUndefined();
     expect(cache.size).toBe(2);
+  });
+
+  it('keeps generations per collection scope: a newer one drops only its own scope', async () => {
+    const { ReadCache } = await import('../../src/edge/read-cache.ts');
+    const cache = new ReadCache(1_048_576);
+    const read = { json: '{}', etag: 'W/"x"' };
+    cache.set('1|c1p|5|1|0|a', read);
+    cache.set('1|c2p|3|1|0|a', read);
+    cache.set('1|c1p,c2p|5.3|1|0|g', read);
+    cache.set('1|c1p|6|1|0|a', read);
+    expect(cache.get('1|c1p|5|1|0|a')).toBeUndefined();
+    expect(cache.get('1|c2p|3|1|0|a')).toBe(read);
+    expect(cache.get('1|c1p,c2p|5.3|1|0|g')).toBe(read);
+    cache.set('1|c1p,c2p|5.4|1|0|g', read);
+    expect(cache.get('1|c1p,c2p|5.3|1|0|g')).toBeUndefined();
+    cache.set('1|c1p,c2p|5.3|1|0|h', read);
+    expect(cache.get('1|c1p,c2p|5.3|1|0|h')).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
 import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
-import { CONTENT_READ } from '../content-read.ts';
+import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';
 import { checkPaging, DEFAULT_PER_PAGE } from '../limits.ts';
 import { slicePosition } from '../slice-paging.ts';
@@ -93,7 +93,7 @@ builder.queryFields((t) => ({
     // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
     extensions: {
       ability: 'read',
-      ...CONTENT_READ,
+      ...collectionRead({ argument: 'collection' }),
       complexity: (args: { perPage?: unknown }) => ({
         field: 1,
         multiplier: typeof args.perPage === 'number' ? Math.max(1, Math.min(args.perPage, MAX_PAGE_SIZE)) : 25,
@@ -148,7 +148,7 @@ builder.queryFields((t) => ({
   }),
   trashedEntries: t.field({
     nullable: true,
-    extensions: { ability: 'read', ...CONTENT_READ },
+    extensions: { ability: 'read', ...collectionRead({ argument: 'collection' }, true) },
     type: EntryPageType,
     description: `Trashed entries of a collection (GET /api/{collection}/trash): working drafts with \`deletedAt\`, most recently trashed first (perPage 1..${MAX_PAGE_SIZE}, default ${DEFAULT_TRASH_PAGE_SIZE}).`,
     args: {
@@ -174,7 +174,7 @@ builder.queryFields((t) => ({
   }),
   entry: t.field({
     nullable: true,
-    extensions: { ability: 'read', ...CONTENT_READ },
+    extensions: { ability: 'read', ...collectionRead({ argument: 'collection' }) },
     type: EntryType,
     description: 'One entry by UUID. NOT_FOUND when it does not exist or, for published reads, was never published.',
     args: {

@@ -11,7 +11,7 @@ import type { TypeRefs } from './entry-types.ts';
 import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
 import { typedEntry, type TypedPage } from './model.ts';
-import { CONTENT_READ } from '../content-read.ts';
+import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';
 import { slicePosition } from '../slice-paging.ts';
 
@@ -47,7 +47,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `The ${label} entry for a locale (the default locale when omitted). 404 when there is none.`,
-          extensions: { ability: 'read', ...CONTENT_READ },
+          extensions: { ability: 'read', ...collectionRead(slug) },
           args: { state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
@@ -74,7 +74,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           // The page's selection is paid once per entry it can hold.
           extensions: {
             ability: 'read',
-            ...CONTENT_READ,
+            ...collectionRead(slug),
             complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
           },
           resolve: async (_root, args, c, info) => {
@@ -111,7 +111,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         t.field({
           type: entry,
           description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
-          extensions: { ability: 'read', ...CONTENT_READ },
+          extensions: { ability: 'read', ...collectionRead(slug) },
           args: {
             uuid: t.arg.id({ required: true }),
             state: t.arg({ type: entryState, defaultValue: 'published' }),
@@ -141,7 +141,7 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
         },
         extensions: {
           ability: 'read',
-          ...CONTENT_READ,
+          ...collectionRead(slug, true),
           complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_TRASH_PAGE_SIZE }),
         },
         resolve: async (_root, args, c) => {

@@ -30,6 +30,14 @@ export type Project = Prisma.ProjectModel
  */
 export type ContentGeneration = Prisma.ContentGenerationModel
 /**
+ * Model CollectionGeneration
+ * Two counters per collection, bumped at commit by triggers (migration 20261126000000): `published`
+ * when anything a published read of the collection shows or hydrates changes, `draft` when anything a
+ * draft read shows changes (every published change too). Authentication returns them with the
+ * project, and the read caches key each answer by the counters of the collections it reads.
+ */
+export type CollectionGeneration = Prisma.CollectionGenerationModel
+/**
  * Model ApiToken
  * 
  */

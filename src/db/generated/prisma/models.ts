@@ -10,6 +10,7 @@
  */
 export type * from './models/Project.ts'
 export type * from './models/ContentGeneration.ts'
+export type * from './models/CollectionGeneration.ts'
 export type * from './models/ApiToken.ts'
 export type * from './models/Collection.ts'
 export type * from './models/Field.ts'

@@ -399,6 +399,7 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 export const ModelName = {
   Project: 'Project',
   ContentGeneration: 'ContentGeneration',
+  CollectionGeneration: 'CollectionGeneration',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -434,7 +435,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "contentGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
+    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -583,6 +584,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.ContentGenerationCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.ContentGenerationCountAggregateOutputType> | number
+        }
+      }
+    }
+    CollectionGeneration: {
+      payload: Prisma.$CollectionGenerationPayload<ExtArgs>
+      fields: Prisma.CollectionGenerationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CollectionGenerationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CollectionGenerationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        findFirst: {
+          args: Prisma.CollectionGenerationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CollectionGenerationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        findMany: {
+          args: Prisma.CollectionGenerationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>[]
+        }
+        create: {
+          args: Prisma.CollectionGenerationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        createMany: {
+          args: Prisma.CollectionGenerationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CollectionGenerationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>[]
+        }
+        delete: {
+          args: Prisma.CollectionGenerationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        update: {
+          args: Prisma.CollectionGenerationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        deleteMany: {
+          args: Prisma.CollectionGenerationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CollectionGenerationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CollectionGenerationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>[]
+        }
+        upsert: {
+          args: Prisma.CollectionGenerationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CollectionGenerationPayload>
+        }
+        aggregate: {
+          args: Prisma.CollectionGenerationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCollectionGeneration>
+        }
+        groupBy: {
+          args: Prisma.CollectionGenerationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CollectionGenerationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CollectionGenerationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CollectionGenerationCountAggregateOutputType> | number
         }
       }
     }
@@ -2130,6 +2205,16 @@ export const ContentGenerationScalarFieldEnum = {
 export type ContentGenerationScalarFieldEnum = (typeof ContentGenerationScalarFieldEnum)[keyof typeof ContentGenerationScalarFieldEnum]
 
 
+export const CollectionGenerationScalarFieldEnum = {
+  collectionId: 'collectionId',
+  projectId: 'projectId',
+  published: 'published',
+  draft: 'draft'
+} as const
+
+export type CollectionGenerationScalarFieldEnum = (typeof CollectionGenerationScalarFieldEnum)[keyof typeof CollectionGenerationScalarFieldEnum]
+
+
 export const ApiTokenScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -2205,6 +2290,7 @@ export const EntryScalarFieldEnum = {
   lastVersionNumber: 'lastVersionNumber',
   isDraftDirty: 'isDraftDirty',
   publishedAt: 'publishedAt',
+  publishedUpdatedAt: 'publishedUpdatedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -2761,6 +2847,7 @@ export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaC
 export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
   contentGeneration?: Prisma.ContentGenerationOmit
+  collectionGeneration?: Prisma.CollectionGenerationOmit
   apiToken?: Prisma.ApiTokenOmit
   collection?: Prisma.CollectionOmit
   field?: Prisma.FieldOmit

@@ -53,6 +53,7 @@ export const AnyNull = runtime.AnyNull
 export const ModelName = {
   Project: 'Project',
   ContentGeneration: 'ContentGeneration',
+  CollectionGeneration: 'CollectionGeneration',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -114,6 +115,16 @@ export const ContentGenerationScalarFieldEnum = {
 } as const
 
 export type ContentGenerationScalarFieldEnum = (typeof ContentGenerationScalarFieldEnum)[keyof typeof ContentGenerationScalarFieldEnum]
+
+
+export const CollectionGenerationScalarFieldEnum = {
+  collectionId: 'collectionId',
+  projectId: 'projectId',
+  published: 'published',
+  draft: 'draft'
+} as const
+
+export type CollectionGenerationScalarFieldEnum = (typeof CollectionGenerationScalarFieldEnum)[keyof typeof CollectionGenerationScalarFieldEnum]
 
 
 export const ApiTokenScalarFieldEnum = {
@@ -191,6 +202,7 @@ export const EntryScalarFieldEnum = {
   lastVersionNumber: 'lastVersionNumber',
   isDraftDirty: 'isDraftDirty',
   publishedAt: 'publishedAt',
+  publishedUpdatedAt: 'publishedUpdatedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'

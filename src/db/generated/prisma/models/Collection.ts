@@ -260,6 +260,7 @@ export type CollectionWhereInput = {
   fields?: Prisma.FieldListRelationFilter
   entries?: Prisma.EntryListRelationFilter
   webhooks?: Prisma.WebhookCollectionListRelationFilter
+  generation?: Prisma.XOR<Prisma.CollectionGenerationNullableScalarRelationFilter, Prisma.CollectionGenerationWhereInput> | null
 }
 
 export type CollectionOrderByWithRelationInput = {
@@ -276,6 +277,7 @@ export type CollectionOrderByWithRelationInput = {
   fields?: Prisma.FieldOrderByRelationAggregateInput
   entries?: Prisma.EntryOrderByRelationAggregateInput
   webhooks?: Prisma.WebhookCollectionOrderByRelationAggregateInput
+  generation?: Prisma.CollectionGenerationOrderByWithRelationInput
 }
 
 export type CollectionWhereUniqueInput = Prisma.AtLeast<{
@@ -296,6 +298,7 @@ export type CollectionWhereUniqueInput = Prisma.AtLeast<{
   fields?: Prisma.FieldListRelationFilter
   entries?: Prisma.EntryListRelationFilter
   webhooks?: Prisma.WebhookCollectionListRelationFilter
+  generation?: Prisma.XOR<Prisma.CollectionGenerationNullableScalarRelationFilter, Prisma.CollectionGenerationWhereInput> | null
 }, "id" | "uuid" | "projectId_slug">
 
 export type CollectionOrderByWithAggregationInput = {
@@ -342,6 +345,7 @@ export type CollectionCreateInput = {
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateInput = {
@@ -357,6 +361,7 @@ export type CollectionUncheckedCreateInput = {
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUpdateInput = {
@@ -371,6 +376,7 @@ export type CollectionUpdateInput = {
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateInput = {
@@ -386,6 +392,7 @@ export type CollectionUncheckedUpdateInput = {
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionCreateManyInput = {
@@ -430,6 +437,11 @@ export type CollectionListRelationFilter = {
 
 export type CollectionOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type CollectionScalarRelationFilter = {
+  is?: Prisma.CollectionWhereInput
+  isNot?: Prisma.CollectionWhereInput
 }
 
 export type CollectionProjectIdSlugCompoundUniqueInput = {
@@ -485,11 +497,6 @@ export type CollectionSumOrderByAggregateInput = {
   order?: Prisma.SortOrder
 }
 
-export type CollectionScalarRelationFilter = {
-  is?: Prisma.CollectionWhereInput
-  isNot?: Prisma.CollectionWhereInput
-}
-
 export type CollectionCreateNestedManyWithoutProjectInput = {
   create?: Prisma.XOR<Prisma.CollectionCreateWithoutProjectInput, Prisma.CollectionUncheckedCreateWithoutProjectInput> | Prisma.CollectionCreateWithoutProjectInput[] | Prisma.CollectionUncheckedCreateWithoutProjectInput[]
   connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutProjectInput | Prisma.CollectionCreateOrConnectWithoutProjectInput[]
@@ -530,6 +537,20 @@ export type CollectionUncheckedUpdateManyWithoutProjectNestedInput = {
   update?: Prisma.CollectionUpdateWithWhereUniqueWithoutProjectInput | Prisma.CollectionUpdateWithWhereUniqueWithoutProjectInput[]
   updateMany?: Prisma.CollectionUpdateManyWithWhereWithoutProjectInput | Prisma.CollectionUpdateManyWithWhereWithoutProjectInput[]
   deleteMany?: Prisma.CollectionScalarWhereInput | Prisma.CollectionScalarWhereInput[]
+}
+
+export type CollectionCreateNestedOneWithoutGenerationInput = {
+  create?: Prisma.XOR<Prisma.CollectionCreateWithoutGenerationInput, Prisma.CollectionUncheckedCreateWithoutGenerationInput>
+  connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutGenerationInput
+  connect?: Prisma.CollectionWhereUniqueInput
+}
+
+export type CollectionUpdateOneRequiredWithoutGenerationNestedInput = {
+  create?: Prisma.XOR<Prisma.CollectionCreateWithoutGenerationInput, Prisma.CollectionUncheckedCreateWithoutGenerationInput>
+  connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutGenerationInput
+  upsert?: Prisma.CollectionUpsertWithoutGenerationInput
+  connect?: Prisma.CollectionWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CollectionUpdateToOneWithWhereWithoutGenerationInput, Prisma.CollectionUpdateWithoutGenerationInput>, Prisma.CollectionUncheckedUpdateWithoutGenerationInput>
 }
 
 export type CollectionCreateNestedOneWithoutFieldsInput = {
@@ -585,6 +606,7 @@ export type CollectionCreateWithoutProjectInput = {
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutProjectInput = {
@@ -599,6 +621,7 @@ export type CollectionUncheckedCreateWithoutProjectInput = {
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutProjectInput = {
@@ -642,6 +665,80 @@ export type CollectionScalarWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
 }
 
+export type CollectionCreateWithoutGenerationInput = {
+  uuid?: string
+  name: string
+  slug: string
+  isSingleton?: boolean
+  order?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
+  fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
+  entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
+  webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+}
+
+export type CollectionUncheckedCreateWithoutGenerationInput = {
+  id?: number
+  uuid?: string
+  projectId: number
+  name: string
+  slug: string
+  isSingleton?: boolean
+  order?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
+  webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+}
+
+export type CollectionCreateOrConnectWithoutGenerationInput = {
+  where: Prisma.CollectionWhereUniqueInput
+  create: Prisma.XOR<Prisma.CollectionCreateWithoutGenerationInput, Prisma.CollectionUncheckedCreateWithoutGenerationInput>
+}
+
+export type CollectionUpsertWithoutGenerationInput = {
+  update: Prisma.XOR<Prisma.CollectionUpdateWithoutGenerationInput, Prisma.CollectionUncheckedUpdateWithoutGenerationInput>
+  create: Prisma.XOR<Prisma.CollectionCreateWithoutGenerationInput, Prisma.CollectionUncheckedCreateWithoutGenerationInput>
+  where?: Prisma.CollectionWhereInput
+}
+
+export type CollectionUpdateToOneWithWhereWithoutGenerationInput = {
+  where?: Prisma.CollectionWhereInput
+  data: Prisma.XOR<Prisma.CollectionUpdateWithoutGenerationInput, Prisma.CollectionUncheckedUpdateWithoutGenerationInput>
+}
+
+export type CollectionUpdateWithoutGenerationInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  isSingleton?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  order?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
+  fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
+  webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+}
+
+export type CollectionUncheckedUpdateWithoutGenerationInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  isSingleton?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  order?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
+  webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+}
+
 export type CollectionCreateWithoutFieldsInput = {
   uuid?: string
   name: string
@@ -653,6 +750,7 @@ export type CollectionCreateWithoutFieldsInput = {
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutFieldsInput = {
@@ -667,6 +765,7 @@ export type CollectionUncheckedCreateWithoutFieldsInput = {
   updatedAt?: Date | string
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutFieldsInput = {
@@ -696,6 +795,7 @@ export type CollectionUpdateWithoutFieldsInput = {
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutFieldsInput = {
@@ -710,6 +810,7 @@ export type CollectionUncheckedUpdateWithoutFieldsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionCreateWithoutEntriesInput = {
@@ -723,6 +824,7 @@ export type CollectionCreateWithoutEntriesInput = {
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutEntriesInput = {
@@ -737,6 +839,7 @@ export type CollectionUncheckedCreateWithoutEntriesInput = {
   updatedAt?: Date | string
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutEntriesInput = {
@@ -766,6 +869,7 @@ export type CollectionUpdateWithoutEntriesInput = {
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutEntriesInput = {
@@ -780,6 +884,7 @@ export type CollectionUncheckedUpdateWithoutEntriesInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionCreateWithoutWebhooksInput = {
@@ -793,6 +898,7 @@ export type CollectionCreateWithoutWebhooksInput = {
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutWebhooksInput = {
@@ -807,6 +913,7 @@ export type CollectionUncheckedCreateWithoutWebhooksInput = {
   updatedAt?: Date | string
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutWebhooksInput = {
@@ -836,6 +943,7 @@ export type CollectionUpdateWithoutWebhooksInput = {
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutWebhooksInput = {
@@ -850,6 +958,7 @@ export type CollectionUncheckedUpdateWithoutWebhooksInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionCreateManyProjectInput = {
@@ -874,6 +983,7 @@ export type CollectionUpdateWithoutProjectInput = {
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutProjectInput = {
@@ -888,6 +998,7 @@ export type CollectionUncheckedUpdateWithoutProjectInput = {
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateManyWithoutProjectInput = {
@@ -964,6 +1075,7 @@ export type CollectionSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   fields?: boolean | Prisma.Collection$fieldsArgs<ExtArgs>
   entries?: boolean | Prisma.Collection$entriesArgs<ExtArgs>
   webhooks?: boolean | Prisma.Collection$webhooksArgs<ExtArgs>
+  generation?: boolean | Prisma.Collection$generationArgs<ExtArgs>
   _count?: boolean | Prisma.CollectionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["collection"]>
 
@@ -1011,6 +1123,7 @@ export type CollectionInclude<ExtArgs extends runtime.Types.Extensions.InternalA
   fields?: boolean | Prisma.Collection$fieldsArgs<ExtArgs>
   entries?: boolean | Prisma.Collection$entriesArgs<ExtArgs>
   webhooks?: boolean | Prisma.Collection$webhooksArgs<ExtArgs>
+  generation?: boolean | Prisma.Collection$generationArgs<ExtArgs>
   _count?: boolean | Prisma.CollectionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CollectionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1027,6 +1140,7 @@ export type $CollectionPayload<ExtArgs extends runtime.Types.Extensions.Internal
     fields: Prisma.$FieldPayload<ExtArgs>[]
     entries: Prisma.$EntryPayload<ExtArgs>[]
     webhooks: Prisma.$WebhookCollectionPayload<ExtArgs>[]
+    generation: Prisma.$CollectionGenerationPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1436,6 +1550,7 @@ export interface Prisma__CollectionClient<T, Null = never, ExtArgs extends runti
   fields<T extends Prisma.Collection$fieldsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$fieldsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FieldPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   entries<T extends Prisma.Collection$entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhooks<T extends Prisma.Collection$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookCollectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  generation<T extends Prisma.Collection$generationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$generationArgs<ExtArgs>>): Prisma.Prisma__CollectionGenerationClient<runtime.Types.Result.GetResult<Prisma.$CollectionGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1944,6 +2059,25 @@ export type Collection$webhooksArgs<ExtArgs extends runtime.Types.Extensions.Int
   take?: number
   skip?: number
   distinct?: Prisma.WebhookCollectionScalarFieldEnum | Prisma.WebhookCollectionScalarFieldEnum[]
+}
+
+/**
+ * Collection.generation
+ */
+export type Collection$generationArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CollectionGeneration
+   */
+  select?: Prisma.CollectionGenerationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CollectionGeneration
+   */
+  omit?: Prisma.CollectionGenerationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CollectionGenerationInclude<ExtArgs> | null
+  where?: Prisma.CollectionGenerationWhereInput
 }
 
 /**

@@ -59,6 +59,7 @@ export type EntryMinAggregateOutputType = {
   lastVersionNumber: number | null
   isDraftDirty: boolean | null
   publishedAt: Date | null
+  publishedUpdatedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -77,6 +78,7 @@ export type EntryMaxAggregateOutputType = {
   lastVersionNumber: number | null
   isDraftDirty: boolean | null
   publishedAt: Date | null
+  publishedUpdatedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -97,6 +99,7 @@ export type EntryCountAggregateOutputType = {
   lastVersionNumber: number
   isDraftDirty: number
   publishedAt: number
+  publishedUpdatedAt: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -137,6 +140,7 @@ export type EntryMinAggregateInputType = {
   lastVersionNumber?: true
   isDraftDirty?: true
   publishedAt?: true
+  publishedUpdatedAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -155,6 +159,7 @@ export type EntryMaxAggregateInputType = {
   lastVersionNumber?: true
   isDraftDirty?: true
   publishedAt?: true
+  publishedUpdatedAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -175,6 +180,7 @@ export type EntryCountAggregateInputType = {
   lastVersionNumber?: true
   isDraftDirty?: true
   publishedAt?: true
+  publishedUpdatedAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -282,6 +288,7 @@ export type EntryGroupByOutputType = {
   lastVersionNumber: number
   isDraftDirty: boolean
   publishedAt: Date | null
+  publishedUpdatedAt: Date | null
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -325,6 +332,7 @@ export type EntryWhereInput = {
   lastVersionNumber?: Prisma.IntFilter<"Entry"> | number
   isDraftDirty?: Prisma.BoolFilter<"Entry"> | boolean
   publishedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
+  publishedUpdatedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
@@ -350,6 +358,7 @@ export type EntryOrderByWithRelationInput = {
   lastVersionNumber?: Prisma.SortOrder
   isDraftDirty?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  publishedUpdatedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -378,6 +387,7 @@ export type EntryWhereUniqueInput = Prisma.AtLeast<{
   lastVersionNumber?: Prisma.IntFilter<"Entry"> | number
   isDraftDirty?: Prisma.BoolFilter<"Entry"> | boolean
   publishedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
+  publishedUpdatedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
@@ -403,6 +413,7 @@ export type EntryOrderByWithAggregationInput = {
   lastVersionNumber?: Prisma.SortOrder
   isDraftDirty?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  publishedUpdatedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -431,6 +442,7 @@ export type EntryScalarWhereWithAggregatesInput = {
   lastVersionNumber?: Prisma.IntWithAggregatesFilter<"Entry"> | number
   isDraftDirty?: Prisma.BoolWithAggregatesFilter<"Entry"> | boolean
   publishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Entry"> | Date | string | null
+  publishedUpdatedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Entry"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Entry"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Entry"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Entry"> | Date | string | null
@@ -446,6 +458,7 @@ export type EntryCreateInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -471,6 +484,7 @@ export type EntryUncheckedCreateInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -487,6 +501,7 @@ export type EntryUpdateInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -512,6 +527,7 @@ export type EntryUncheckedUpdateInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -533,6 +549,7 @@ export type EntryCreateManyInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -548,6 +565,7 @@ export type EntryUpdateManyMutationInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -568,6 +586,7 @@ export type EntryUncheckedUpdateManyInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -598,6 +617,7 @@ export type EntryCountOrderByAggregateInput = {
   lastVersionNumber?: Prisma.SortOrder
   isDraftDirty?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrder
+  publishedUpdatedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -626,6 +646,7 @@ export type EntryMaxOrderByAggregateInput = {
   lastVersionNumber?: Prisma.SortOrder
   isDraftDirty?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrder
+  publishedUpdatedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -644,6 +665,7 @@ export type EntryMinOrderByAggregateInput = {
   lastVersionNumber?: Prisma.SortOrder
   isDraftDirty?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrder
+  publishedUpdatedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -855,6 +877,7 @@ export type EntryCreateWithoutProjectInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -878,6 +901,7 @@ export type EntryUncheckedCreateWithoutProjectInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -928,6 +952,7 @@ export type EntryScalarWhereInput = {
   lastVersionNumber?: Prisma.IntFilter<"Entry"> | number
   isDraftDirty?: Prisma.BoolFilter<"Entry"> | boolean
   publishedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
+  publishedUpdatedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Entry"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"Entry"> | Date | string | null
@@ -943,6 +968,7 @@ export type EntryCreateWithoutCollectionInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -966,6 +992,7 @@ export type EntryUncheckedCreateWithoutCollectionInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1008,6 +1035,7 @@ export type EntryCreateWithoutTranslationGroupInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1031,6 +1059,7 @@ export type EntryUncheckedCreateWithoutTranslationGroupInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1073,6 +1102,7 @@ export type EntryCreateWithoutVersionsInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1097,6 +1127,7 @@ export type EntryUncheckedCreateWithoutVersionsInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1117,6 +1148,7 @@ export type EntryCreateWithoutPublishedVersionInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1140,6 +1172,7 @@ export type EntryUncheckedCreateWithoutPublishedVersionInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1172,6 +1205,7 @@ export type EntryUpdateWithoutVersionsInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1196,6 +1230,7 @@ export type EntryUncheckedUpdateWithoutVersionsInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1222,6 +1257,7 @@ export type EntryUpdateWithoutPublishedVersionInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1245,6 +1281,7 @@ export type EntryUncheckedUpdateWithoutPublishedVersionInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1265,6 +1302,7 @@ export type EntryCreateManyProjectInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1280,6 +1318,7 @@ export type EntryUpdateWithoutProjectInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1303,6 +1342,7 @@ export type EntryUncheckedUpdateWithoutProjectInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1323,6 +1363,7 @@ export type EntryUncheckedUpdateManyWithoutProjectInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1342,6 +1383,7 @@ export type EntryCreateManyCollectionInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1357,6 +1399,7 @@ export type EntryUpdateWithoutCollectionInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1380,6 +1423,7 @@ export type EntryUncheckedUpdateWithoutCollectionInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1400,6 +1444,7 @@ export type EntryUncheckedUpdateManyWithoutCollectionInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1419,6 +1464,7 @@ export type EntryCreateManyTranslationGroupInput = {
   lastVersionNumber?: number
   isDraftDirty?: boolean
   publishedAt?: Date | string | null
+  publishedUpdatedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1434,6 +1480,7 @@ export type EntryUpdateWithoutTranslationGroupInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1457,6 +1504,7 @@ export type EntryUncheckedUpdateWithoutTranslationGroupInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1477,6 +1525,7 @@ export type EntryUncheckedUpdateManyWithoutTranslationGroupInput = {
   lastVersionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   isDraftDirty?: Prisma.BoolFieldUpdateOperationsInput | boolean
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  publishedUpdatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1528,6 +1577,7 @@ export type EntrySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   lastVersionNumber?: boolean
   isDraftDirty?: boolean
   publishedAt?: boolean
+  publishedUpdatedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1554,6 +1604,7 @@ export type EntrySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   lastVersionNumber?: boolean
   isDraftDirty?: boolean
   publishedAt?: boolean
+  publishedUpdatedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1578,6 +1629,7 @@ export type EntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   lastVersionNumber?: boolean
   isDraftDirty?: boolean
   publishedAt?: boolean
+  publishedUpdatedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1602,12 +1654,13 @@ export type EntrySelectScalar = {
   lastVersionNumber?: boolean
   isDraftDirty?: boolean
   publishedAt?: boolean
+  publishedUpdatedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type EntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "projectId" | "collectionId" | "locale" | "translationGroupId" | "state" | "data" | "publishedData" | "publishedVersionId" | "publishedVersionNumber" | "lastVersionNumber" | "isDraftDirty" | "publishedAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["entry"]>
+export type EntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "projectId" | "collectionId" | "locale" | "translationGroupId" | "state" | "data" | "publishedData" | "publishedVersionId" | "publishedVersionNumber" | "lastVersionNumber" | "isDraftDirty" | "publishedAt" | "publishedUpdatedAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["entry"]>
 export type EntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   collection?: boolean | Prisma.CollectionDefaultArgs<ExtArgs>
@@ -1663,6 +1716,11 @@ export type $EntryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     lastVersionNumber: number
     isDraftDirty: boolean
     publishedAt: Date | null
+    /**
+     * When the current published version was made (a trigger keeps it); published reads show it as
+     * updated_at, so saving a draft changes no published read. Null while unpublished.
+     */
+    publishedUpdatedAt: Date | null
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2108,6 +2166,7 @@ export interface EntryFieldRefs {
   readonly lastVersionNumber: Prisma.FieldRef<"Entry", 'Int'>
   readonly isDraftDirty: Prisma.FieldRef<"Entry", 'Boolean'>
   readonly publishedAt: Prisma.FieldRef<"Entry", 'DateTime'>
+  readonly publishedUpdatedAt: Prisma.FieldRef<"Entry", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Entry", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Entry", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"Entry", 'DateTime'>

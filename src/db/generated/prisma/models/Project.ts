@@ -271,6 +271,7 @@ export type ProjectWhereInput = {
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  collectionGenerations?: Prisma.CollectionGenerationListRelationFilter
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
@@ -295,6 +296,7 @@ export type ProjectOrderByWithRelationInput = {
   webhooks?: Prisma.WebhookOrderByRelationAggregateInput
   translationGroups?: Prisma.TranslationGroupOrderByRelationAggregateInput
   contentGeneration?: Prisma.ContentGenerationOrderByWithRelationInput
+  collectionGenerations?: Prisma.CollectionGenerationOrderByRelationAggregateInput
   users?: Prisma.ProjectUserOrderByRelationAggregateInput
   trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
   trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
@@ -322,6 +324,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   webhooks?: Prisma.WebhookListRelationFilter
   translationGroups?: Prisma.TranslationGroupListRelationFilter
   contentGeneration?: Prisma.XOR<Prisma.ContentGenerationNullableScalarRelationFilter, Prisma.ContentGenerationWhereInput> | null
+  collectionGenerations?: Prisma.CollectionGenerationListRelationFilter
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
@@ -381,6 +384,7 @@ export type ProjectCreateInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -405,6 +409,7 @@ export type ProjectUncheckedCreateInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -428,6 +433,7 @@ export type ProjectUpdateInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -452,6 +458,7 @@ export type ProjectUncheckedUpdateInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -612,6 +619,20 @@ export type ProjectUpdateOneRequiredWithoutContentGenerationNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutContentGenerationInput, Prisma.ProjectUpdateWithoutContentGenerationInput>, Prisma.ProjectUncheckedUpdateWithoutContentGenerationInput>
 }
 
+export type ProjectCreateNestedOneWithoutCollectionGenerationsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedCreateWithoutCollectionGenerationsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCollectionGenerationsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutCollectionGenerationsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedCreateWithoutCollectionGenerationsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutCollectionGenerationsInput
+  upsert?: Prisma.ProjectUpsertWithoutCollectionGenerationsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutCollectionGenerationsInput, Prisma.ProjectUpdateWithoutCollectionGenerationsInput>, Prisma.ProjectUncheckedUpdateWithoutCollectionGenerationsInput>
+}
+
 export type ProjectCreateNestedOneWithoutTokensInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutTokensInput, Prisma.ProjectUncheckedCreateWithoutTokensInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTokensInput
@@ -755,6 +776,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -778,6 +800,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -816,6 +839,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -839,6 +863,117 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutCollectionGenerationsInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutCollectionGenerationsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedCreateWithoutCollectionGenerationsInput>
+}
+
+export type ProjectUpsertWithoutCollectionGenerationsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedUpdateWithoutCollectionGenerationsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedCreateWithoutCollectionGenerationsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutCollectionGenerationsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutCollectionGenerationsInput, Prisma.ProjectUncheckedUpdateWithoutCollectionGenerationsInput>
+}
+
+export type ProjectUpdateWithoutCollectionGenerationsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -861,6 +996,7 @@ export type ProjectCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -884,6 +1020,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -922,6 +1059,7 @@ export type ProjectUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -945,6 +1083,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -967,6 +1106,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -990,6 +1130,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -1028,6 +1169,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -1051,6 +1193,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -1073,6 +1216,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -1096,6 +1240,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -1134,6 +1279,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -1157,6 +1303,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -1179,6 +1326,7 @@ export type ProjectCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -1202,6 +1350,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -1240,6 +1389,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -1263,6 +1413,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -1285,6 +1436,7 @@ export type ProjectCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -1308,6 +1460,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -1346,6 +1499,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -1369,6 +1523,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -1391,6 +1546,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
@@ -1414,6 +1570,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
@@ -1452,6 +1609,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
@@ -1475,6 +1633,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
@@ -1498,6 +1657,7 @@ export type ProjectCreateWithoutUsersInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
@@ -1521,6 +1681,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1559,6 +1720,7 @@ export type ProjectUpdateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
@@ -1582,6 +1744,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1604,6 +1767,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
 }
@@ -1627,6 +1791,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
 }
@@ -1665,6 +1830,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
 }
@@ -1688,6 +1854,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -1710,6 +1877,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
 }
@@ -1733,6 +1901,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
   translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
   contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
 }
@@ -1771,6 +1940,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
 }
@@ -1794,6 +1964,7 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
   translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
   contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
 }
@@ -1810,6 +1981,7 @@ export type ProjectCountOutputType = {
   assets: number
   webhooks: number
   translationGroups: number
+  collectionGenerations: number
   users: number
   trustedDocuments: number
 }
@@ -1821,6 +1993,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   assets?: boolean | ProjectCountOutputTypeCountAssetsArgs
   webhooks?: boolean | ProjectCountOutputTypeCountWebhooksArgs
   translationGroups?: boolean | ProjectCountOutputTypeCountTranslationGroupsArgs
+  collectionGenerations?: boolean | ProjectCountOutputTypeCountCollectionGenerationsArgs
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
   trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
 }
@@ -1880,6 +2053,13 @@ export type ProjectCountOutputTypeCountTranslationGroupsArgs<ExtArgs extends run
 /**
  * ProjectCountOutputType without action
  */
+export type ProjectCountOutputTypeCountCollectionGenerationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CollectionGenerationWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
 export type ProjectCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.ProjectUserWhereInput
 }
@@ -1911,6 +2091,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  collectionGenerations?: boolean | Prisma.Project$collectionGenerationsArgs<ExtArgs>
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
@@ -1968,6 +2149,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   webhooks?: boolean | Prisma.Project$webhooksArgs<ExtArgs>
   translationGroups?: boolean | Prisma.Project$translationGroupsArgs<ExtArgs>
   contentGeneration?: boolean | Prisma.Project$contentGenerationArgs<ExtArgs>
+  collectionGenerations?: boolean | Prisma.Project$collectionGenerationsArgs<ExtArgs>
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
@@ -1986,6 +2168,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     webhooks: Prisma.$WebhookPayload<ExtArgs>[]
     translationGroups: Prisma.$TranslationGroupPayload<ExtArgs>[]
     contentGeneration: Prisma.$ContentGenerationPayload<ExtArgs> | null
+    collectionGenerations: Prisma.$CollectionGenerationPayload<ExtArgs>[]
     users: Prisma.$ProjectUserPayload<ExtArgs>[]
     trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
     trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
@@ -2409,6 +2592,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   webhooks<T extends Prisma.Project$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   translationGroups<T extends Prisma.Project$translationGroupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$translationGroupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TranslationGroupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   contentGeneration<T extends Prisma.Project$contentGenerationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$contentGenerationArgs<ExtArgs>>): Prisma.Prisma__ContentGenerationClient<runtime.Types.Result.GetResult<Prisma.$ContentGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  collectionGenerations<T extends Prisma.Project$collectionGenerationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$collectionGenerationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CollectionGenerationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -3005,6 +3189,30 @@ export type Project$contentGenerationArgs<ExtArgs extends runtime.Types.Extensio
    */
   include?: Prisma.ContentGenerationInclude<ExtArgs> | null
   where?: Prisma.ContentGenerationWhereInput
+}
+
+/**
+ * Project.collectionGenerations
+ */
+export type Project$collectionGenerationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CollectionGeneration
+   */
+  select?: Prisma.CollectionGenerationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CollectionGeneration
+   */
+  omit?: Prisma.CollectionGenerationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CollectionGenerationInclude<ExtArgs> | null
+  where?: Prisma.CollectionGenerationWhereInput
+  orderBy?: Prisma.CollectionGenerationOrderByWithRelationInput | Prisma.CollectionGenerationOrderByWithRelationInput[]
+  cursor?: Prisma.CollectionGenerationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CollectionGenerationScalarFieldEnum | Prisma.CollectionGenerationScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,102 @@
+/**
+ * The read path with every cache off (`READ_CACHE_MB=0 AUTH_CACHE_MS=0`), which is what a read costs
+ * when its cache misses (issue 18): its own server on the already seeded database, three rows and
+ * their targets against ceilings the caller measured in the same run.
+ */
+import pg from 'pg';
+import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './processes.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import { call, type Api } from './seed.ts';
+import { loadRow, ratio, type Row, type Target } from './report.ts';
+import { int, ms } from './stats.ts';
+
+export const UNCACHED_ROWS = {
+  gqlList: 'cache off: GraphQL list 25 posts+authors',
+  restGet: 'cache off: REST get (author hydrated)',
+  restFiltered: 'cache off: REST filtered list, concurrency 1',
+};
+
+/** The issue's GraphQL list, exactly. */
+export const UNCACHED_GQL_LIST = '{ posts(perPage: 25) { data { uuid title author { name } } } }';
+/**
+ * `views` between + relation-nested `like` on the author's name, 25 per page with total. Seeded posts
+ * have views 0…n-1: the range takes about 70 % of them (100,1500 at the default 2,000), the `like`
+ * about half the authors ("Author 1", "Author 10"…).
+ */
+export const filteredList = (posts: number) =>
+  `/api/posts?where[views][between]=${Math.floor(posts * 0.05)},${Math.floor(posts * 0.75)}&where[author][name][like]=Author%201&paginate=25`;
+
+export interface UncachedOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  headers: Record<string, string>;
+  posts: string[];
+  durationSec: number;
+  connections: number;
+  /** Same-run ceilings: stock Yoga `{ __typename }` req/s and the raw indexed SELECT queries/s. */
+  yogaRps: number;
+  selectQps: number;
+}
+
+export async function runUncached(o: UncachedOptions): Promise<{ rows: Row[]; targets: Target[] }> {
+  // Statistics of the seeded tables, as any database that has been running a while has them: without
+  // them the planner guesses the filtered list's plan from an empty table's.
+  const sql = new pg.Client({ connectionString: o.databaseUrl });
+  await sql.connect();
+  await sql.query('ANALYZE entries, entry_versions, collections, fields').finally(() => sql.end());
+  const port = await freePort();
+  const server = spawnTsx('server (cache off)', 'src/main.ts', {
+    ...benchServerEnv({ databaseUrl: o.databaseUrl, redisUrl: o.redisUrl, prefix: o.prefix, port }),
+    READ_CACHE_MB: '0',
+    AUTH_CACHE_MS: '0',
+  });
+  try {
+    const api: Api = { base: `http://127.0.0.1:${port}`, headers: o.headers };
+    await waitHealthy(server, `${api.base}/healthz`);
+    const json = { ...o.headers, 'content-type': 'application/json', accept: 'application/json' };
+    const check = await call<{ errors?: unknown; data?: { posts?: { data: unknown[] } } }>(api, 'POST', '/graphql', { query: UNCACHED_GQL_LIST });
+    if (check.status !== 200 || check.body.errors || !check.body.data?.posts?.data.length) throw new Error(`cache-off GraphQL check failed: ${JSON.stringify(check.body).slice(0, 300)}`);
+    const FILTERED_LIST = filteredList(o.posts.length);
+    const filtered = await call<{ meta?: { total: number }; data?: unknown[] }>(api, 'GET', FILTERED_LIST);
+    if (filtered.status !== 200 || !filtered.body.data) throw new Error(`cache-off filtered list check failed: ${JSON.stringify(filtered.body).slice(0, 300)}`);
+    const count = (await call<{ count: number }>(api, 'GET', '/api/posts?count=1')).body.count;
+
+    const load = { durationSec: o.durationSec, connections: o.connections };
+    const gqlList = (k: typeof load) => runLoad({ url: `${api.base}/graphql`, method: 'POST', headers: json, body: JSON.stringify({ query: UNCACHED_GQL_LIST }), ...k });
+    const restGet = (k: typeof load) =>
+      runLoad({ url: api.base, headers: o.headers, requests: o.posts.slice(0, 200).map((u) => ({ method: 'GET', path: `/api/posts/${u}` })), ...k });
+    const restFiltered = (k: typeof load) => runLoad({ url: `${api.base}${FILTERED_LIST}`, headers: o.headers, ...k, connections: 1 });
+    const measured: LoadResult[] = [];
+    for (const run of [gqlList, restGet, restFiltered]) {
+      await run({ ...load, durationSec: 1 });
+      measured.push(await run(load));
+    }
+    const [g, r, f] = measured;
+    const rows: Row[] = [
+      loadRow(UNCACHED_ROWS.gqlList, g, server.rss(), { ceiling: ratio(g.rps, o.yogaRps, 'stock Yoga'), note: 'READ_CACHE_MB=0 AUTH_CACHE_MS=0; typed schema' }),
+      loadRow(UNCACHED_ROWS.restGet, r, server.rss(), { ceiling: ratio(r.rps, o.selectQps, 'raw SELECT'), note: 'READ_CACHE_MB=0 AUTH_CACHE_MS=0' }),
+      loadRow(UNCACHED_ROWS.restFiltered, f, server.rss(), { note: `READ_CACHE_MB=0 AUTH_CACHE_MS=0; ${int(count)} posts, total ${filtered.body.meta?.total ?? '?'}` }),
+    ];
+    const targets: Target[] = [
+      {
+        name: 'cache off: GraphQL list of 25 posts with authors ≥ 50 % of stock Yoga { __typename }',
+        measured: `${int(g.rps)} req/s vs ${int(o.yogaRps)} = ${((g.rps / o.yogaRps) * 100).toFixed(0)} %`,
+        pass: g.errors === 0 && g.rps >= 0.5 * o.yogaRps,
+      },
+      {
+        name: 'cache off: REST get by id ≥ 50 % of the raw indexed SELECT',
+        measured: `${int(r.rps)} req/s vs ${int(o.selectQps)} = ${((r.rps / o.selectQps) * 100).toFixed(0)} %`,
+        pass: r.errors === 0 && r.rps >= 0.5 * o.selectQps,
+      },
+      {
+        name: 'cache off: REST filtered list p50 < 5 ms at concurrency 1',
+        measured: `p50 ${ms(f.p50)} ms over ${int(count)} posts`,
+        pass: f.errors === 0 && f.p50 < 5,
+      },
+    ];
+    return { rows, targets };
+  } finally {
+    await server.stop();
+  }
+}

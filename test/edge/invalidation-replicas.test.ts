@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../src/db/client.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
+import { buildServer } from '../../src/http/server.ts';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+
+/** Polls `check` until it holds or `ms` pass (the change feed's latency, with room for a loaded machine). */
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}
+
+/**
+ * Two replicas on one database, each holding authentications (and so the generations) in memory
+ * for an hour: replica B learns of a write made through A only from the change feed's notification.
+ * A write that must drop B's cached read does so within the feed's latency; a draft save, and a
+ * write to another collection, leave B's published reads cached.
+ */
+describe('fine invalidation across two replicas (PostgreSQL, LISTEN/NOTIFY)', () => {
+  let a: TestApp;
+  let bServices: AppServices;
+  let b: Awaited<ReturnType<typeof buildServer>>;
+  let p: TestProject;
+  let post: string;
+  let tag: string;
+
+  beforeAll(async () => {
+    const env = { AUTH_CACHE_MS: '3600000' };
+    a = await startTestApp({ env });
+    const config = loadConfig(
+      { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...env },
+      { DATABASE_URL: a.databaseUrl },
+    );
+    bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 3), authCache: true });
+    b = await buildServer(bServices);
+    await b.ready();
+    p = await a.project({ name: 'Replicas' });
+    await onA('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    await onA('POST', '/api/collections', { name: 'Tags', slug: 'tags', fields: [{ type: 'text', label: 'Label', name: 'label' }] });
+    post = (await onA('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
+    tag = (await onA('POST', '/api/tags', { state: 'published', data: { label: 'news' } })).body.uuid;
+  }, 120_000);
+  afterAll(async () => {
+    await b.close();
+    await bServices.close();
+    await a.close();
+  });
+
+  async function onA(method: string, url: string, body?: unknown) {
+    const res = await a.request({ method, url, headers: p.headers, body });
+    expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
+    return res;
+  }
+  async function restOnB(url: string) {
+    const res = await b.inject({ method: 'GET', url, headers: p.headers });
+    return { status: res.statusCode, body: JSON.parse(res.body), cache: res.headers['x-cache'] };
+  }
+  async function gqlOnB(query: string) {
+    const cache = bServices.graphqlReadCache!;
+    const hits = cache.hits;
+    const res = await b.inject({ method: 'POST', url: '/graphql', headers: { ...p.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ query }) });
+    const body = JSON.parse(res.body);
+    expect(body.errors).toBeUndefined();
+    return { data: body.data, hit: cache.hits > hits };
+  }
+  const POSTS = '{ posts { data { uuid title } } }';
+
+  /** Until B answers the published post and list from its caches. */
+  async function warmB() {
+    const warm = await eventually(async () => (await restOnB(`/api/posts/${post}`)).cache === 'HIT' && (await gqlOnB(POSTS)).hit);
+    expect(warm, 'B never served its reads from the cache').toBe(true);
+  }
+  /**
+   * Until B has heard every commit made so far: a tag published through A after them becomes
+   * visible on B (notifications arrive in commit order on one connection).
+   */
+  async function syncB(label: string) {
+    await onA('PATCH', `/api/tags/${tag}`, { data: { label } });
+    await onA('POST', `/api/tags/${tag}/publish`);
+    const seen = await eventually(async () => (await restOnB(`/api/tags/${tag}`)).body.fields?.label === label);
+    expect(seen, 'B never heard of the tag publish').toBe(true);
+  }
+
+  it('a draft save through A keeps B’s published reads cached, once B has heard of it', async () => {
+    await warmB();
+    await onA('PATCH', `/api/posts/${post}`, { data: { title: 'One, edited' } });
+    await syncB('sync 1');
+    const get = await restOnB(`/api/posts/${post}`);
+    expect(get.cache).toBe('HIT');
+    expect(get.body.fields.title).toBe('One');
+    expect((await gqlOnB(POSTS)).hit).toBe(true);
+  });
+
+  it('a publish through A drops B’s cached reads within the change feed’s latency', async () => {
+    await warmB();
+    await onA('POST', `/api/posts/${post}/publish`);
+    const moved = await eventually(async () => (await restOnB(`/api/posts/${post}`)).body.fields.title === 'One, edited');
+    expect(moved, 'B kept serving the old published post').toBe(true);
+    const gqlMoved = await eventually(async () => (await gqlOnB(POSTS)).data.posts.data[0].title === 'One, edited');
+    expect(gqlMoved, 'B kept serving the old GraphQL list').toBe(true);
+  });
+
+  it('an unpublish through A drops them too', async () => {
+    await warmB();
+    await onA('POST', `/api/posts/${post}/unpublish`);
+    expect(await eventually(async () => (await restOnB(`/api/posts/${post}`)).status === 404)).toBe(true);
+    expect(await eventually(async () => (await gqlOnB(POSTS)).data.posts.data.length === 0)).toBe(true);
+    await onA('POST', `/api/posts/${post}/publish`);
+    expect(await eventually(async () => (await restOnB(`/api/posts/${post}`)).status === 200)).toBe(true);
+  });
+});
