@@ -7,15 +7,23 @@ import { AppError } from '../errors.ts';
 import { holds } from '../auth/abilities.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
 import { ChangeStream, toChange, type OutboxChange } from './stream.ts';
-import { LiveSubscription, type LiveFilter } from './subscription.ts';
+import { LiveSubscription, type LiveFilter, type Rendition } from './subscription.ts';
+import { LiveGroup, type LiveRenderer } from './group.ts';
+
+/** What a subscriber asks for: its filter, and the key of every subscriber whose events are identical to its own. */
+export interface LiveShape extends LiveFilter {
+  key: string;
+}
 
 export interface LiveLimits {
   /** Open subscriptions per replica. */
   maxSubscriptions: number;
   /** Open subscriptions per token, on each replica. */
   maxPerToken: number;
-  /** Changes queued for a subscriber that does not read before it is told to reset. */
+  /** Events queued for a subscriber that does not read before it is told to reset. */
   maxQueue: number;
+  /** Bytes of events queued for a subscriber that does not read before it is told to reset. */
+  maxQueueBytes: number;
   /** How far back (seconds) Last-Event-ID may point. */
   resumeWindowSeconds: number;
   /** Most missed changes a resume replays; more is a reset. */
@@ -52,7 +60,9 @@ interface TokenRow {
  * hub re-reads the tokens of the project's subscriptions and ends those revoked or without `read`.
  */
 export class LiveHub {
-  private readonly byCollection = new Map<string, Set<LiveSubscription>>();
+  /** project:collection → shape key → group. */
+  private readonly byCollection = new Map<string, Map<string, LiveGroup>>();
+  private readonly groupOf = new Map<LiveSubscription, LiveGroup>();
   private readonly perToken = new Map<number, number>();
   private count = 0;
   private stream?: ChangeStream;
@@ -66,6 +76,13 @@ export class LiveHub {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Distinct subscription shapes held (tests, benchmarks). */
+  get groups(): number {
+    let n = 0;
+    for (const g of this.byCollection.values()) n += g.size;
+    return n;
   }
 
   /** Highest outbox id every subscriber on this replica has been offered (tests, benchmarks). */
@@ -97,11 +114,12 @@ export class LiveHub {
   }
 
   /**
-   * A subscription to one collection's committed changes. Needs `read`. `lastEventId` resumes after
-   * that outbox id: the missed changes come first (when the id is inside the retention window), else
-   * the subscription starts with a reset.
+   * A subscription to one collection's committed changes. Needs `read`. `render` turns a change into
+   * what the subscriber receives; it runs once per change for every subscriber of the same
+   * `shape.key`. `lastEventId` resumes after that outbox id: the missed changes come first (when the id
+   * is inside the retention window), else the subscription starts with a reset.
    */
-  async subscribe(ctx: Ctx, filter: LiveFilter, lastEventId?: string): Promise<LiveSubscription> {
+  async subscribe(ctx: Ctx, shape: LiveShape, render: LiveRenderer, lastEventId?: string): Promise<LiveSubscription> {
     authorize(ctx, 'read');
     const { limits } = this.opts;
     const tokenId = ctx.actor.kind === 'token' ? ctx.actor.tokenId : null;
@@ -113,20 +131,27 @@ export class LiveHub {
       throw new AppError('RATE_LIMITED', `This token already holds ${limits.maxPerToken} subscriptions on this server (LIVE_MAX_PER_TOKEN).`, { retryAfter: 5 });
     }
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
-    const sub = new LiveSubscription(filter, tokenId, limits.maxQueue, (s) => this.remove(s));
-    this.add(sub);
+    const filter: LiveFilter = { projectId: shape.projectId, collectionId: shape.collectionId, events: shape.events };
+    const sub = new LiveSubscription(filter, tokenId, limits, (s) => this.remove(s));
+    const cursor = this.stream!.cursor;
+    sub.since = cursor;
+    sub.shownAfter = cursor;
+    const group = this.add(sub, shape.key, render);
     if (resumeFrom === undefined) return sub;
     if (resumeFrom === null) {
       sub.end({ kind: 'reset', reason: 'Last-Event-ID is not an event id of this server; refetch.' });
       return sub;
     }
-    // Registered first and held: changes released from here on are buffered, everything up to the
-    // stream's cursor is read below, so nothing falls between the two and nothing comes twice.
+    // Registered and held from here: live renditions of ids above the resume point are buffered,
+    // everything up to the stream's cursor is read below, so nothing falls between the two and
+    // nothing comes twice (the held ones the backlog also holds are dropped by id).
+    sub.since = resumeFrom;
+    sub.shownAfter = 0;
     sub.hold();
     try {
-      const backlog = await this.backlog(filter, resumeFrom, this.stream!.cursor);
+      const backlog = await this.backlog(filter, resumeFrom, cursor);
       if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
-      else sub.replay(backlog);
+      else sub.replay(await replayOf(group, backlog, resumeFrom), cursor);
     } catch (err) {
       sub.end({ kind: 'closed', reason: 'shutdown' });
       throw err;
@@ -161,20 +186,29 @@ export class LiveHub {
 
   private key = (projectId: number, collectionId: number) => `${projectId}:${collectionId}`;
 
-  private add(sub: LiveSubscription): void {
+  private add(sub: LiveSubscription, shapeKey: string, render: LiveRenderer): LiveGroup {
     const k = this.key(sub.filter.projectId, sub.filter.collectionId);
-    let set = this.byCollection.get(k);
-    if (!set) this.byCollection.set(k, (set = new Set()));
-    set.add(sub);
+    let groups = this.byCollection.get(k);
+    if (!groups) this.byCollection.set(k, (groups = new Map()));
+    let group = groups.get(shapeKey);
+    if (!group) groups.set(shapeKey, (group = new LiveGroup(shapeKey, sub.filter, this.opts.log)));
+    group.add(sub, render);
+    this.groupOf.set(sub, group);
     this.count++;
     if (sub.tokenId !== null) this.perToken.set(sub.tokenId, (this.perToken.get(sub.tokenId) ?? 0) + 1);
+    return group;
   }
 
   private remove(sub: LiveSubscription): void {
-    const k = this.key(sub.filter.projectId, sub.filter.collectionId);
-    const set = this.byCollection.get(k);
-    if (!set?.delete(sub)) return;
-    if (set.size === 0) this.byCollection.delete(k);
+    const group = this.groupOf.get(sub);
+    if (!group) return;
+    this.groupOf.delete(sub);
+    if (group.remove(sub)) {
+      const k = this.key(sub.filter.projectId, sub.filter.collectionId);
+      const groups = this.byCollection.get(k);
+      if (groups?.get(group.key) === group) groups.delete(group.key);
+      if (groups?.size === 0) this.byCollection.delete(k);
+    }
     this.count--;
     if (sub.tokenId !== null) {
       const n = (this.perToken.get(sub.tokenId) ?? 1) - 1;
@@ -185,20 +219,20 @@ export class LiveHub {
 
   private fanOut(changes: OutboxChange[]): void {
     for (const c of changes) {
-      const set = this.byCollection.get(this.key(c.projectId, c.collectionId));
-      if (!set) continue;
-      for (const sub of set) if (sub.matches(c)) sub.push(c);
+      const groups = this.byCollection.get(this.key(c.projectId, c.collectionId));
+      if (!groups) continue;
+      for (const group of groups.values()) if (group.wants(c)) group.offer(c);
     }
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.opts.limits.idleTimeoutMs;
-    for (const set of [...this.byCollection.values()]) for (const sub of [...set]) if (sub.lastActivity < cutoff) sub.end({ kind: 'closed', reason: 'idle' });
+    for (const sub of this.all()) if (sub.lastActivity < cutoff) sub.end({ kind: 'closed', reason: 'idle' });
   }
 
   private all(projectId?: number): LiveSubscription[] {
     const out: LiveSubscription[] = [];
-    for (const set of this.byCollection.values()) for (const sub of set) if (projectId === undefined || sub.filter.projectId === projectId) out.push(sub);
+    for (const sub of this.groupOf.keys()) if (projectId === undefined || sub.filter.projectId === projectId) out.push(sub);
     return out;
   }
 
@@ -231,6 +265,29 @@ export class LiveHub {
     await this.outboxListener?.close();
     await this.feed?.close();
   }
+}
+
+/**
+ * A resumed member's backlog as renditions of its group, in outbox order. Leave events come when the
+ * entry entered within the backlog, or when the group had shown it at or before the resume point
+ * (the client, resuming this very shape, saw it then).
+ */
+async function replayOf(group: LiveGroup, backlog: OutboxChange[], resumeFrom: number): Promise<Rendition[]> {
+  const rendered = await Promise.all(backlog.map((c) => group.render(c)));
+  // Live deliveries of these changes (which note `lastShown` on leaves) come first.
+  await group.settled();
+  const entered = new Set<string>();
+  const out: Rendition[] = [];
+  for (const r of rendered) {
+    if (!r) continue;
+    if (r.leaves && !r.toAll) {
+      const sawIt = entered.delete(r.leaves) || (r.lastShown !== undefined && r.lastShown <= resumeFrom);
+      if (!sawIt) continue;
+    } else if (r.leaves) entered.delete(r.leaves);
+    if (r.shows) entered.add(r.shows);
+    out.push(r);
+  }
+  return out;
 }
 
 /** An SSE id this server sent: a positive outbox id; null for anything else. */
