@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { holds } from '../auth/abilities.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
 import { ChangeStream, toChange, type OutboxChange } from './stream.ts';
-import { LiveSubscription, type LiveFilter, type Rendition } from './subscription.ts';
+import { LiveSubscription, type LiveEnd, type LiveFilter, type Rendition } from './subscription.ts';
 import { LiveGroup, type LiveRenderer } from './group.ts';
 
 /** What a subscriber asks for: its filter, and the key of every subscriber whose events are identical to its own. */
@@ -63,7 +63,11 @@ export class LiveHub {
   /** project:collection → shape key → group. */
   private readonly byCollection = new Map<string, Map<string, LiveGroup>>();
   private readonly groupOf = new Map<LiveSubscription, LiveGroup>();
-  private readonly perToken = new Map<number, number>();
+  /** Token id → its subscriptions on this replica (the per-token cap, and revocation by token). */
+  private readonly byToken = new Map<number, Set<LiveSubscription>>();
+  /** Projects whose tokens must be re-read ('all' after a lost notification), and whether a pass runs. */
+  private recheck = new Set<number | 'all'>();
+  private rechecking = false;
   private count = 0;
   private stream?: ChangeStream;
   private starting?: Promise<void>;
@@ -100,13 +104,13 @@ export class LiveHub {
         this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { minRetryMs: 100, maxRetryMs: 2000, applicationName: 'cms live stream' });
         await this.outboxListener.ready;
         this.feed = listenForChanges(listenUrl, log);
-        this.feed.subscribe((change) => void this.recheckTokens(change.kind === 'project' ? change.projectId : undefined));
+        this.feed.subscribe((change) => this.recheckTokens(change.kind === 'project' ? change.projectId : 'all'));
       }
       this.timer = setInterval(() => {
         stream.wake();
         this.closeIdle();
         // Without a live change feed, token changes are found by this poll instead.
-        if (!this.feed?.live) void this.recheckTokens();
+        if (!this.feed?.live) this.recheckTokens('all');
       }, limits.pollMs);
       this.timer.unref();
     })();
@@ -127,7 +131,7 @@ export class LiveHub {
     // Checked and counted with no await in between, so concurrent subscribes cannot overshoot a cap.
     if (this.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
     if (this.count >= limits.maxSubscriptions) throw new AppError('RATE_LIMITED', `This server holds its maximum of ${limits.maxSubscriptions} subscriptions; try again later or another replica.`, { retryAfter: 5 });
-    if (tokenId !== null && (this.perToken.get(tokenId) ?? 0) >= limits.maxPerToken) {
+    if (tokenId !== null && (this.byToken.get(tokenId)?.size ?? 0) >= limits.maxPerToken) {
       throw new AppError('RATE_LIMITED', `This token already holds ${limits.maxPerToken} subscriptions on this server (LIVE_MAX_PER_TOKEN).`, { retryAfter: 5 });
     }
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
@@ -195,7 +199,11 @@ export class LiveHub {
     group.add(sub, render);
     this.groupOf.set(sub, group);
     this.count++;
-    if (sub.tokenId !== null) this.perToken.set(sub.tokenId, (this.perToken.get(sub.tokenId) ?? 0) + 1);
+    if (sub.tokenId !== null) {
+      let mine = this.byToken.get(sub.tokenId);
+      if (!mine) this.byToken.set(sub.tokenId, (mine = new Set()));
+      mine.add(sub);
+    }
     return group;
   }
 
@@ -211,9 +219,9 @@ export class LiveHub {
     }
     this.count--;
     if (sub.tokenId !== null) {
-      const n = (this.perToken.get(sub.tokenId) ?? 1) - 1;
-      if (n > 0) this.perToken.set(sub.tokenId, n);
-      else this.perToken.delete(sub.tokenId);
+      const mine = this.byToken.get(sub.tokenId);
+      mine?.delete(sub);
+      if (mine?.size === 0) this.byToken.delete(sub.tokenId);
     }
   }
 
@@ -236,23 +244,50 @@ export class LiveHub {
     return out;
   }
 
-  /** Ends the subscriptions whose token is gone, revoked, moved or without `read`. */
-  private async recheckTokens(projectId?: number): Promise<void> {
-    const subs = this.all(projectId).filter((s) => s.tokenId !== null);
-    if (subs.length === 0) return;
-    const ids = [...new Set(subs.map((s) => s.tokenId!))];
+  /**
+   * Ends the subscriptions whose token is gone, revoked, moved or without `read`. Every committed
+   * write of a project notifies it (its content generation moves), so passes are coalesced: one runs at
+   * a time, and the notifications heard meanwhile make one more pass after it. Work per pass is per
+   * token held, not per subscription.
+   */
+  private recheckTokens(scope: number | 'all'): void {
+    this.recheck.add(scope);
+    if (this.rechecking) return;
+    this.rechecking = true;
+    void (async () => {
+      try {
+        while (this.recheck.size && !this.closed) {
+          const scopes = this.recheck;
+          this.recheck = new Set();
+          await this.recheckPass(scopes.has('all') ? undefined : (scopes as Set<number>));
+        }
+      } finally {
+        this.rechecking = false;
+      }
+    })();
+  }
+
+  private async recheckPass(projects?: Set<number>): Promise<void> {
+    const held = new Map<number, number>();
+    for (const [tokenId, subs] of this.byToken) {
+      const projectId = subs.values().next().value?.filter.projectId;
+      if (projectId !== undefined && (!projects || projects.has(projectId))) held.set(tokenId, projectId);
+    }
+    if (held.size === 0) return;
     let rows: TokenRow[];
     try {
-      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [ids]);
+      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [[...held.keys()]]);
     } catch (err) {
       this.opts.log.warn({ err: (err as Error).message }, 'live token check failed; will retry');
       return;
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const sub of subs) {
-      const t = byId.get(sub.tokenId!);
-      if (!t || t.revoked_at || t.project_id !== sub.filter.projectId) sub.end({ kind: 'error', code: 'UNAUTHENTICATED', message: 'The token was revoked.' });
-      else if (!holds(t.abilities, 'read')) sub.end({ kind: 'error', code: 'FORBIDDEN', message: 'Forbidden. This action requires the "read" or "*" ability.' });
+    for (const [tokenId, projectId] of held) {
+      const t = byId.get(tokenId);
+      let end: LiveEnd | undefined;
+      if (!t || t.revoked_at || t.project_id !== projectId) end = { kind: 'error', code: 'UNAUTHENTICATED', message: 'The token was revoked.' };
+      else if (!holds(t.abilities, 'read')) end = { kind: 'error', code: 'FORBIDDEN', message: 'Forbidden. This action requires the "read" or "*" ability.' };
+      if (end) for (const sub of [...(this.byToken.get(tokenId) ?? [])]) sub.end(end);
     }
   }
 
