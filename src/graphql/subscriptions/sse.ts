@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
@@ -12,11 +13,11 @@ import type { GraphQLContext } from '../builder.ts';
  * - a final `next` carrying the error when the token is revoked or loses `read`;
  * - heartbeats (`:` comments) every LIVE_HEARTBEAT_MS, which also surface a dead connection.
  *
- * The hub pushes each member's events into a Node stream that the route sends as the body
- * (src/graphql/yoga.ts asks `liveBodyOf`): one frame per event, encoded once per group and written to
- * every member as the same Buffer, with no per-event promise, web stream or JSON work per subscriber.
- * The stream's backpressure is the member's: while the socket does not take more, events wait in the
- * member's bounded queue (LIVE_MAX_QUEUE, LIVE_MAX_QUEUE_BYTES), and past it the member gets `reset`.
+ * The hub pushes each member's events to the response (src/graphql/yoga.ts sends `liveBodyOf` as the
+ * body): one frame per event, encoded once per group and written to every member as the same Buffer,
+ * with no per-event promise, web stream or JSON work per subscriber. While the socket does not take
+ * more, events wait in the member's bounded queue (LIVE_MAX_QUEUE, LIVE_MAX_QUEUE_BYTES), and past it
+ * the member gets `reset`.
  */
 
 const liveOf = new WeakMap<Request, LiveSubscription>();
@@ -51,31 +52,48 @@ const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
 /** The SSE frame of one event, made once per rendition and shared by every member that receives it. */
 const frameOf = (r: Rendition): Buffer => (r.encoded ??= Buffer.from(`id: ${r.id}\nevent: next\ndata: ${r.json}\n\n`));
 
+/**
+ * The body Fastify sends. It is a Readable only so that Fastify's lifecycle runs as for any stream
+ * (onSend hooks, then `pipe`, and `destroy` when the client goes away); `pipe` hands it the response
+ * and the frames are written to it directly, without the stream machinery per event. The response is
+ * close-delimited rather than chunked (HTTP/1.1 allows it for a body that ends with the connection):
+ * each event is then one write of the shared frame, with no chunk header made and corked per write
+ * per subscriber. Backpressure is the response's: `write` answering false blocks the member (its
+ * bounded queue takes over) until 'drain'.
+ */
 class SseBody extends Readable implements LiveSink {
   private heartbeat?: NodeJS.Timeout;
+  private out?: NodeJS.WritableStream;
   private finished = false;
 
   constructor(
     private readonly sub: LiveSubscription,
-    heartbeatMs: number,
+    private readonly heartbeatMs: number,
   ) {
-    // Small: this buffer is per subscriber (5,000 of them hold 80 MB at 16 KiB); the member's own
-    // queue, bounded in count and bytes, takes over beyond it.
-    super({ highWaterMark: 16 * 1024 });
-    // Some browsers wait for a first byte before they report the stream open.
-    this.push(HEARTBEAT);
-    this.heartbeat = setInterval(() => this.push(HEARTBEAT), heartbeatMs);
-    this.heartbeat.unref();
-    sub.attach(this);
+    super();
   }
 
-  override _read(): void {
-    this.sub.drained();
+  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    const res = dest as unknown as ServerResponse;
+    // Sets Node's "no transfer-encoding" flag: the body is then the bytes written, ended by close.
+    if (typeof res.removeHeader === 'function' && !res.headersSent) res.removeHeader('transfer-encoding');
+    this.out = dest;
+    dest.on('drain', () => this.sub.drained());
+    // Flowing, so that push(null) ends it and Fastify, watching it, ends the response.
+    this.resume();
+    // Some browsers wait for a first byte before they report the stream open.
+    dest.write(HEARTBEAT);
+    this.heartbeat = setInterval(() => this.out?.write(HEARTBEAT), this.heartbeatMs);
+    this.heartbeat.unref();
+    this.sub.attach(this);
+    return dest;
   }
+
+  override _read(): void {}
 
   write(r: Rendition): boolean {
-    if (this.finished) return true;
-    return this.push(frameOf(r));
+    if (this.finished || !this.out) return true;
+    return this.out.write(frameOf(r));
   }
 
   end(): void {
@@ -83,15 +101,15 @@ class SseBody extends Readable implements LiveSink {
     this.finished = true;
     clearInterval(this.heartbeat);
     const end = this.sub.ended;
-    if (!this.destroyed) {
-      if (end?.kind === 'reset') this.push(`event: reset\ndata: ${JSON.stringify({ reason: end.reason })}\n\n`);
+    if (this.out && !this.destroyed) {
+      if (end?.kind === 'reset') this.out.write(`event: reset\ndata: ${JSON.stringify({ reason: end.reason })}\n\n`);
       if (end?.kind === 'error') {
         const status = end.code === 'FORBIDDEN' ? 403 : 401;
-        this.push(`event: next\ndata: ${JSON.stringify({ errors: [{ message: end.message, extensions: { code: end.code, status } }] })}\n\n`);
+        this.out.write(`event: next\ndata: ${JSON.stringify({ errors: [{ message: end.message, extensions: { code: end.code, status } }] })}\n\n`);
       }
-      this.push(COMPLETE);
-      this.push(null);
+      this.out.write(COMPLETE);
     }
+    if (!this.destroyed) this.push(null);
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
