@@ -144,7 +144,8 @@ export class LiveSubscription implements AsyncIterable<Rendition> {
       w({ value: r, done: false });
       return;
     }
-    if (this.queue.length >= this.limits.maxQueue || this.queuedBytes + r.json.length > this.limits.maxQueueBytes) {
+    // One event is always taken, however large: the bound is on falling behind, not on entry size.
+    if (this.queue.length >= this.limits.maxQueue || (this.queue.length > 0 && this.queuedBytes + r.json.length > this.limits.maxQueueBytes)) {
       return this.end({ kind: 'reset', reason: FELL_BEHIND });
     }
     this.queue.push(r);

@@ -110,6 +110,8 @@ class SseBody extends Readable implements LiveSink {
       this.out.write(COMPLETE);
     }
     if (!this.destroyed) this.push(null);
+    // Not piped, so ending the response is ours (Fastify's pipe would have done it).
+    this.out?.end();
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
