@@ -13,7 +13,7 @@ import { maskError } from '../errors.ts';
  * resolution). Under vitest an `import` from this file resolves to the ESM build instead, whose
  * `instanceof` checks refuse the schema; in production both are the same module.
  */
-const { execute } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+const { execute, GraphQLError } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 
 /**
  * Live subscriptions run their selection once per group of identical subscribers (src/live/group.ts),
@@ -122,8 +122,11 @@ export function resultsOf(sub: LiveSubscription): AsyncIterableIterator<Executio
       const end = sub.ended;
       if (told || !end || end.kind === 'closed') return { done: true, value: undefined };
       told = true;
-      const error = end.kind === 'reset' ? { message: end.reason, extensions: { code: 'RESET' } } : { message: end.message, extensions: { code: end.code } };
-      return { done: false, value: { errors: [error] } as unknown as ExecutionResult };
+      const error =
+        end.kind === 'reset'
+          ? new GraphQLError(end.reason, { extensions: { code: 'RESET' } })
+          : new GraphQLError(end.message, { extensions: { code: end.code, status: end.code === 'FORBIDDEN' ? 403 : 401 } });
+      return { done: false, value: { errors: [error] } };
     },
     async return() {
       await source.return?.();
