@@ -132,6 +132,10 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     LIVE_MAX_PER_TOKEN: String(Math.min(100_000, n + 100)),
     LIVE_MAX_QUEUE: '100000',
     LIVE_MAX_QUEUE_BYTES: String(64 * 1_048_576),
+    // Without Redis (live subscriptions do not use it): on a Redis shared with other processes, their
+    // schema-revision notices (cms:graphql:schema-revision, not namespaced) name the same small project
+    // ids and made this server rebuild the project's typed schema on every request (BENCHMARKS.md).
+    REDIS_URL: undefined,
   };
   const server = CPU_PROF_DIR
     ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env)

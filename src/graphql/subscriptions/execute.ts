@@ -55,8 +55,18 @@ export interface LivePayload<T> {
   toAll?: boolean;
 }
 
-const schemaIds = new WeakMap<GraphQLSchema, number>();
-let nextSchemaId = 1;
+/**
+ * Which schema an operation was validated against, by content rather than by object: a project's
+ * typed schema for one revision can be built more than once (evicted from the cache, rebuilt), and
+ * subscribers of the same revision must still share a group. Project and revision are in the key
+ * beside it; this tells the core schema from a typed one.
+ */
+const schemaKinds = new WeakMap<GraphQLSchema, string>();
+const schemaKindOf = (schema: GraphQLSchema): string => {
+  let kind = schemaKinds.get(schema);
+  if (kind === undefined) schemaKinds.set(schema, (kind = Object.keys(schema.getSubscriptionType()?.getFields() ?? {}).sort().join(',')));
+  return kind;
+};
 const documentTexts = new WeakMap<DocumentNode, string>();
 
 function argsFor(c: GraphQLContext): ExecutionArgs {
@@ -68,17 +78,15 @@ function argsFor(c: GraphQLContext): ExecutionArgs {
 /**
  * The group key of a subscription: every input its events depend on. The operation (document text,
  * variables, operation name) fixes the field, its arguments (collection, state, where, events) and the
- * selection; the schema object fixes the types (one per project and schema revision); the project,
- * its schema revision and the token's abilities are all a resolver can read of the caller.
+ * selection; the schema (core or the project's typed one) and the project's schema revision fix the
+ * types and the field visibility; the token's abilities are all else a resolver can read of the caller.
  */
 export function shapeKeyOf(c: GraphQLContext, ctx: Ctx): string {
   const args = argsFor(c);
-  let schemaId = schemaIds.get(args.schema);
-  if (schemaId === undefined) schemaIds.set(args.schema, (schemaId = nextSchemaId++));
   let text = documentTexts.get(args.document);
   if (text === undefined) documentTexts.set(args.document, (text = print(args.document)));
   const who = ctx.actor.kind === 'token' ? `token:${[...ctx.actor.abilities].sort().join(',')}` : 'system';
-  return [schemaId, ctx.project.id, ctx.project.schemaRevision, who, args.operationName ?? '', JSON.stringify(args.variableValues ?? null), text].join('\u0000');
+  return [schemaKindOf(args.schema), ctx.project.id, ctx.project.schemaRevision, who, args.operationName ?? '', JSON.stringify(args.variableValues ?? null), text].join('\u0000');
 }
 
 /** Errors as the client sees them: internal extensions (`http`) stay on the server, as Yoga does. */
