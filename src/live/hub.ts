@@ -6,8 +6,9 @@ import { authorize, type Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { holds } from '../auth/abilities.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
-import { ChangeStream, toChange, type OutboxChange } from './stream.ts';
-import { LiveSubscription, type LiveEnd, type LiveFilter, type Rendition } from './subscription.ts';
+import { ChangeStream, type OutboxChange } from './stream.ts';
+import { parseEventId, readBacklog, replayOf } from './resume.ts';
+import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
 import { LiveGroup, type LiveRenderer } from './group.ts';
 
 /** What a subscriber asks for: its filter, and the key of every subscriber whose events are identical to its own. */
@@ -153,7 +154,7 @@ export class LiveHub {
     sub.shownAfter = 0;
     sub.hold();
     try {
-      const backlog = await this.backlog(filter, resumeFrom, cursor);
+      const backlog = await readBacklog(this.opts.database, this.opts.limits, filter, resumeFrom, cursor);
       if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
       else sub.replay(await replayOf(group, backlog, resumeFrom), cursor);
     } catch (err) {
@@ -161,31 +162,6 @@ export class LiveHub {
       throw err;
     }
     return sub;
-  }
-
-  private async backlog(filter: LiveFilter, after: number, upTo: number): Promise<OutboxChange[] | 'reset'> {
-    const { database, limits } = this.opts;
-    if (after > upTo) return 'reset';
-    // The id the client saw must still be in the outbox and young enough: rows past the window may be
-    // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
-    const [anchor] = await database.query<{ fresh: boolean }>(
-      `SELECT created_at > now() - make_interval(secs => $2::int) AS fresh FROM outbox_events WHERE id = $1`,
-      [after, limits.resumeWindowSeconds],
-    );
-    if (!anchor?.fresh) return 'reset';
-    const rows = await database.query<Parameters<typeof toChange>[0]>(
-      `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-              payload->'content_entry' AS entry, created_at
-         FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY id LIMIT $5`,
-      [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
-    );
-    if (rows.length > limits.maxBacklog) return 'reset';
-    const changes: OutboxChange[] = [];
-    for (const r of rows) {
-      const c = toChange(r);
-      if (c && (!filter.events || filter.events.has(c.event))) changes.push(c);
-    }
-    return changes;
   }
 
   private key = (projectId: number, collectionId: number) => `${projectId}:${collectionId}`;
@@ -300,35 +276,4 @@ export class LiveHub {
     await this.outboxListener?.close();
     await this.feed?.close();
   }
-}
-
-/**
- * A resumed member's backlog as renditions of its group, in outbox order. Leave events come when the
- * entry entered within the backlog, or when the group had shown it at or before the resume point
- * (the client, resuming this very shape, saw it then).
- */
-async function replayOf(group: LiveGroup, backlog: OutboxChange[], resumeFrom: number): Promise<Rendition[]> {
-  const rendered = await Promise.all(backlog.map((c) => group.render(c)));
-  // Live deliveries of these changes (which note `lastShown` on leaves) come first.
-  await group.settled();
-  const entered = new Set<string>();
-  const out: Rendition[] = [];
-  for (const r of rendered) {
-    if (!r) continue;
-    if (r.leaves && !r.toAll) {
-      const sawIt = entered.delete(r.leaves) || (r.lastShown !== undefined && r.lastShown <= resumeFrom);
-      if (!sawIt) continue;
-    } else if (r.leaves) entered.delete(r.leaves);
-    if (r.shows) entered.add(r.shows);
-    out.push(r);
-  }
-  return out;
-}
-
-/** An SSE id this server sent: a positive outbox id; null for anything else. */
-function parseEventId(raw: string): number | null {
-  const s = raw.trim();
-  if (!/^\d{1,15}$/.test(s)) return null;
-  const n = Number(s);
-  return n > 0 ? n : null;
 }
