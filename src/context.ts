@@ -6,6 +6,7 @@ import type { Logger } from './logger.ts';
 import { requireAbility, type Ability } from './auth/abilities.ts';
 import type { AuthCache } from './auth/auth-cache.ts';
 import type { AuthRow } from './auth/credentials.ts';
+import type { TokenUsage } from './auth/token-usage.ts';
 import type { WebhookRuntime } from './webhooks/runtime.ts';
 import type { Mailer } from './users/mailer.ts';
 
@@ -26,6 +27,8 @@ export interface Services {
    * request asks the database.
    */
   authCache?: AuthCache<AuthRow>;
+  /** Notes API token uses for `last_used_at` (src/auth/token-usage.ts); absent where nothing authenticates tokens. */
+  tokenUsage?: TokenUsage;
   /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
   webhooks: WebhookRuntime;
   /** Delivers end-user email verification tokens; absent = none sent (src/users/mailer.ts, docs/auth.md). */

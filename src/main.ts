@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, undefined, { buffered: true });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
   if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
   const services = await createServices(config, log, { database, authCache: true });

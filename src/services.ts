@@ -13,6 +13,7 @@ import { listenForChanges } from './db/change-feed.ts';
 import { createRateLimiter } from './edge/rate-limit.ts';
 import { ReadCache } from './edge/read-cache.ts';
 import { AuthCache } from './auth/auth-cache.ts';
+import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './webhooks/runtime.ts';
 import { purgeExpiredTrash } from './content/trash-retention.ts';
@@ -47,6 +48,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     authCache,
+    tokenUsage: new TokenUsage(database, log),
     live: new LiveHub({
       database,
       log,
@@ -77,5 +79,6 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   };
   services.onClose.push(() => services.webhooks.close());
   services.onClose.push(() => services.live.close());
+  services.onClose.push(() => services.tokenUsage!.close());
   return services;
 }

@@ -15,10 +15,25 @@ export interface Child {
 
 export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>): Child {
   const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const lines: string[] = [];
+  // The child's output is kept as raw chunks (the last 16 KiB or so) and split into lines only when
+  // a failure asks for them: a server logging an access line per request writes tens of thousands
+  // of lines a second, and a harness that decoded and split each one competed with the server it
+  // measures for the same two cores.
+  const chunks: Buffer[] = [];
+  let kept = 0;
   const keep = (chunk: Buffer) => {
-    for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(l);
-    if (lines.length > 40) lines.splice(0, lines.length - 40);
+    chunks.push(chunk);
+    kept += chunk.length;
+    while (kept > 16_384 && chunks.length > 1) kept -= chunks.shift()!.length;
+  };
+  const lines = {
+    join: (sep: string) =>
+      Buffer.concat(chunks)
+        .toString()
+        .split('\n')
+        .filter((l) => l.trim())
+        .slice(-40)
+        .join(sep),
   };
   proc.stdout?.on('data', keep);
   proc.stderr?.on('data', keep);
@@ -79,6 +94,25 @@ export function treeRss(pid: number): number {
   let best = rssOf(pid);
   for (const c of childrenOf(pid)) best = Math.max(best, treeRss(c));
   return best;
+}
+
+/**
+ * CPU time (user + system, ms) the process and its descendants have used so far: divided by the
+ * requests served between two readings it gives CPU per request, which a busy shared machine skews
+ * far less than throughput does.
+ */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks = Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+  let ms = ticks * 10;
+  for (const c of childrenOf(pid)) ms += treeCpuMs(c);
+  return ms;
 }
 
 /** Polls `url` until it answers 2xx, the child exits, or the deadline passes. */

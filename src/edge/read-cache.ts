@@ -80,6 +80,16 @@ export class ReadCache<V extends object = CachedRead> {
   }
 
   /**
+   * A hit, counted as one; a miss is not counted, because the caller hands the request on to a path
+   * that looks the key up again (and counts the miss there): the GraphQL answer fast path.
+   */
+  hitOnly(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (hit) this.hits++;
+    return hit;
+  }
+
+  /**
    * Stores a value. A value of a newer generation than the project's others drops those others: no
    * request asks for them again, and under steady writes they would otherwise fill the whole budget
    * before the LRU ages them out.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Kind, getOperationAST, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { cacheableOperation } from './read-cache.ts';
+import { cacheableOperation } from './content-read.ts';
 
 /**
  * Conditional GETs for published GraphQL reads, as REST answers them (docs/graphql.md, "HTTP
@@ -29,7 +29,7 @@ interface IncomingRequest {
 const TAG_VERSION = 'g1';
 
 // The whole document is walked, so a draft asked for inside a fragment counts too.
-function asksForDraft(document: DocumentNode, variables: Record<string, unknown> | undefined): boolean {
+export function asksForDraft(document: DocumentNode, variables: Record<string, unknown> | undefined): boolean {
   let draft = false;
   visit(document, {
     Argument(node) {
@@ -41,6 +41,9 @@ function asksForDraft(document: DocumentNode, variables: Record<string, unknown>
   });
   return draft;
 }
+
+/** The weak ETag of a GraphQL answer's body (the cached-answer fast path tags with the same digest). */
+export const graphqlEtag = (body: string): string => `W/"${createHash('sha1').update(TAG_VERSION).update('\n').update(body).digest('base64url')}"`;
 
 export function createConditionalGets(): ConditionalGets {
   const taggable = new WeakSet<IncomingRequest>();
@@ -62,7 +65,7 @@ export function createConditionalGets(): ConditionalGets {
     plugin,
     conditional(req, status, body) {
       if (status !== 200 || !taggable.has(req)) return null;
-      const etag = `W/"${createHash('sha1').update(TAG_VERSION).update('\n').update(body).digest('base64url')}"`;
+      const etag = graphqlEtag(body);
       const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
       return { status: matchesIfNoneMatch(req.headers['if-none-match'], etag) ? 304 : 200, headers };
     },

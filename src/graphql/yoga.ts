@@ -13,7 +13,8 @@ import { checkDocumentSize, useDocumentLimits } from './document-limits.ts';
 import { parse } from 'graphql';
 import { createTypedSchemaCache, type TypedSchemaCache } from './typed/cache.ts';
 import { useSchemaAwareJit } from './typed/jit.ts';
-import { useContentReadCache } from './read-cache.ts';
+import { createGraphqlReadCache, useContentReadCache } from './read-cache.ts';
+import { answerFromCache } from './cached-answers.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
 import { liveBodyOf, useLiveSse } from './subscriptions/sse.ts';
@@ -153,20 +154,25 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
   caches.set(services, cache);
   services.onClose.push(() => cache.close());
 
-  const authenticated = new WeakMap<Request, Promise<Ctx>>();
-  const authFor = (request: Request, req: FastifyRequest): Promise<Ctx> => {
-    let pending = authenticated.get(request);
+  // One authentication (and one rate-budget charge) per HTTP request, whoever asks first: the
+  // cached-answer fast path, the schema choice or a resolver.
+  const authenticated = new WeakMap<FastifyRequest, Promise<Ctx>>();
+  const authOf = (req: FastifyRequest): Promise<Ctx> => {
+    let pending = authenticated.get(req);
     if (!pending) {
+      const { headers } = req;
       pending = admit(services, {
-        projectId: request.headers.get('project-id') ?? undefined,
-        authorization: request.headers.get('authorization') ?? undefined,
+        projectId: typeof headers['project-id'] === 'string' ? headers['project-id'] : undefined,
+        authorization: headers.authorization,
         ip: req.ip,
         requestId: req.id,
       });
-      authenticated.set(request, pending);
+      authenticated.set(req, pending);
     }
     return pending;
   };
+  const authFor = (_request: Request, req: FastifyRequest): Promise<Ctx> => authOf(req);
+  const readCache = config.READ_CACHE_MB > 0 ? createGraphqlReadCache(config.READ_CACHE_MB * 1_048_576) : undefined;
 
   const conditionalGets = createConditionalGets();
   const chosen = new WeakMap<Request, GraphQLSchema>();
@@ -197,7 +203,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
       // Before the read cache: a cached answer is tagged as well.
       conditionalGets.plugin,
-      ...(config.READ_CACHE_MB > 0 ? [useContentReadCache(config.READ_CACHE_MB * 1_048_576)] : []),
+      ...(readCache ? [useContentReadCache(readCache)] : []),
       useSchemaAwareJit(),
       useReadYourWrites(services),
       useOperationMetrics(services),
@@ -215,6 +221,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      if (readCache && (await answerFromCache({ cache: readCache, authFor: authOf }, req, reply))) return reply;
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => void reply.header(key, value));
       // Only single JSON answers are buffered: GraphiQL's page and event streams pass through.

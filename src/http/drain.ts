@@ -20,8 +20,9 @@ declare module 'fastify' {
 
 /**
  * Health, readiness and the drain flag. While draining, /readyz answers 503 (load balancers stop
- * sending) and every response carries `Connection: close`, so a client's keep-alive connection ends
- * with the response it was waiting for instead of being cut while idle and reused.
+ * sending) and every response carries `Connection: close` (src/http/response-headers.ts), so a
+ * client's keep-alive connection ends with the response it was waiting for instead of being cut
+ * while idle and reused.
  *
  * Readiness answers "can this replica serve?": PostgreSQL is required (503 without it); Redis only
  * carries shared rate limits, the delivery queue and cache invalidation, each with an in-process
@@ -37,10 +38,6 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
     void services.live.close();
   });
   app.decorate('stopAccepting', () => new Promise<void>((resolve) => NetServer.prototype.close.call(app.server, () => resolve())));
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (draining) void reply.header('connection', 'close');
-    done(null, payload);
-  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

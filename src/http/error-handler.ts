@@ -34,11 +34,13 @@ export function toAppError(err: unknown): AppError | null {
  * though the client gets a 422.
  */
 function logFailure(req: FastifyRequest, err: unknown, app: AppError | null): void {
-  if (!app) req.log.error({ err }, 'unhandled error');
-  else if (app instanceof DataExceptionError) req.log.error({ err, sqlState: app.sqlState }, 'bug: a database data exception reached the edge (input validation let the value through); answered 422');
-  else if (app.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err }, 'database unavailable');
-  else if (app.status >= 500) req.log.error({ err }, app.message);
-  else req.log.info({ status: app.status, code: app.code, message: app.message }, 'client error');
+  // Requests get no child logger of their own (src/http/server.ts): the id is bound here, on failures only.
+  const log = req.log.child({ reqId: req.id });
+  if (!app) log.error({ err }, 'unhandled error');
+  else if (app instanceof DataExceptionError) log.error({ err, sqlState: app.sqlState }, 'bug: a database data exception reached the edge (input validation let the value through); answered 422');
+  else if (app.code === 'SERVICE_UNAVAILABLE') log.warn({ err }, 'database unavailable');
+  else if (app.status >= 500) log.error({ err }, app.message);
+  else log.info({ status: app.status, code: app.code, message: app.message }, 'client error');
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): void {

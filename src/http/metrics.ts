@@ -5,15 +5,16 @@ import { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { EdgeServices } from '../edge/services.ts';
 import { metricsRegistryOf } from '../edge/metrics.ts';
+import type { ResponseObserver } from './response-observers.ts';
 
 /**
  * Prometheus metrics (prom-client). Per request: one histogram observation by method, route pattern
- * and status (never the raw URL). Everything else is read when Prometheus scrapes: pool use and
- * read-cache counters from memory, and the outbox / webhook / queue figures with a few indexed
+ * and status, never the raw URL (the returned observer, run by src/http/response-observers.ts).
+ * Everything else is read when Prometheus scrapes: pool use and read-cache counters from memory, and the outbox / webhook / queue figures with a few indexed
  * queries, shared by all gauges of one scrape and memoised for a second, so no SQL ever runs on the
  * request path and a burst of scrapes costs one round.
  */
-export function registerMetrics(app: FastifyInstance, services: EdgeServices): void {
+export function registerMetrics(app: FastifyInstance, services: EdgeServices): ResponseObserver {
   const registry = metricsRegistryOf(services);
   const httpDuration = new Histogram({
     name: 'cms_http_request_duration_seconds',
@@ -25,17 +26,15 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): v
   // One labelled child per (method, route, status), kept: prom-client hashes a label object on
   // every observe(), which costs more than the observation itself on a cached read.
   const series = new Map<string, { observe(v: number): void }>();
-  app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? '(unmatched)';
+  const observe: ResponseObserver = ({ req, reply, route, ms }) => {
     const key = `${req.method} ${reply.statusCode} ${route}`;
     let child = series.get(key);
     if (!child) {
       child = httpDuration.labels(req.method, route, String(reply.statusCode));
       series.set(key, child);
     }
-    child.observe(reply.elapsedTime / 1000);
-    done();
-  });
+    child.observe(ms / 1000);
+  };
   registerScrapeGauges(registry, services);
   // With METRICS_PORT the figures are served on their own listener (src/main.ts), not to the public port.
   if (services.config.METRICS_PORT === undefined) {
@@ -46,6 +45,7 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): v
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   }
+  return observe;
 }
 
 /** METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time). */

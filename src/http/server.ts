@@ -12,13 +12,15 @@ import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
 import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
 import { mountStaticAssets } from './static-assets.ts';
-import { registerRequestId, requestIdOf } from './request-id.ts';
-import { registerAccessLog } from './access-log.ts';
+import { requestIdOf } from './request-id.ts';
+import { accessLog } from './access-log.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealth } from './drain.ts';
 import { registerCors } from './cors.ts';
 import { registerCompression } from './compression.ts';
-import { registerHttpSemantics } from './http-semantics.ts';
+import { registerMethodNotAllowed } from './method-not-allowed.ts';
+import { registerResponseHeaders } from './response-headers.ts';
+import { registerResponseObservers } from './response-observers.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -29,6 +31,9 @@ export function parseQuery(str: string): Record<string, unknown> {
   return qs.parse(str, { depth: 8, arrayLimit: 100, parameterLimit: 500, plainObjects: true, allowPrototypes: false, strictDepth: false }) as Record<string, unknown>;
 }
 
+/** The GraphQL endpoint's path as requested (trailing slash allowed, as the router allows it). */
+const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
+
 export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
@@ -36,6 +41,10 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    // Fastify makes a child logger per request to bind its id; nothing on the request path logs
+    // through it, so it was pure cost on every cached read. Failures bind the id themselves
+    // (error-handler.ts) and the access line carries it (access-log.ts).
+    childLoggerFactory: (logger) => logger,
     bodyLimit: services.config.BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQuery, ...routing },
     requestIdHeader: false,
@@ -46,10 +55,9 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     frameworkErrors: frameworkErrorHandler,
   });
   app.setErrorHandler(errorHandler);
-  registerRequestId(app);
-  registerHttpSemantics(app, services, routing);
-  registerAccessLog(app, services.log);
-  registerMetrics(app, services);
+  registerMethodNotAllowed(app, routing);
+  registerResponseHeaders(app, services, () => app.draining);
+  registerResponseObservers(app, [accessLog(services.log), registerMetrics(app, services)]);
   await registerCors(app, services.config.CORS_ORIGINS);
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
@@ -72,7 +80,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
-    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: req.routeOptions.url === '/graphql' });
+    // The raw path, not `routeOptions` (a getter that builds an object on every read).
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url) });
     if (refused) throw refused;
   });
 

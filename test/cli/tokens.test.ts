@@ -70,6 +70,26 @@ describe('cms project list, token list and token revoke', () => {
     expect((await cms(['token', 'list', '--project', empty.uuid], env)).stdout).toMatch(/^No tokens in this project\./);
   }, 120_000);
 
+  it('token list shows when a token was last used: written in the background, at most once a minute per replica', async () => {
+    const p = await t.project({ name: 'Used' });
+    const issued = await json(['token', 'create', '--project', p.uuid, '--abilities', 'read', '--name', 'site']);
+    const before = Date.now();
+    expect((await getApi(p.uuid, issued.token)).status).toBe(200);
+    await t.services.tokenUsage!.flush();
+    const listed = (await json(['token', 'list', '--project', p.uuid])).find((x: { id: number }) => x.id === issued.id);
+    const first = Date.parse(listed.last_used_at);
+    expect(first).toBeGreaterThanOrEqual(before - 1000);
+    expect(first).toBeLessThanOrEqual(Date.now());
+    expect((await cms(['token', 'list', '--project', p.uuid], env)).stdout).toMatch(new RegExp(`${issued.id}\\s+site\\s+\\S+\\s+read\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`));
+
+    // Within the minute, further uses write nothing; the project's other tokens are untouched.
+    expect((await getApi(p.uuid, issued.token)).status).toBe(200);
+    await t.services.tokenUsage!.flush();
+    const all = await json(['token', 'list', '--project', p.uuid]);
+    expect(Date.parse(all.find((x: { id: number }) => x.id === issued.id).last_used_at)).toBe(first);
+    expect(all.find((x: { id: number }) => x.id !== issued.id).last_used_at).toBeNull();
+  }, 120_000);
+
   it('token revoke by prefix, id or secret: the token is refused at once; revoking again keeps the first time', async () => {
     const p = await t.project({ name: 'Revoking' });
     const a = await json(['token', 'create', '--project', p.uuid, '--abilities', 'read']);

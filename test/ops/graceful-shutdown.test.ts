@@ -133,6 +133,29 @@ describe('graceful shutdown', () => {
     expect(code).toBe(0);
     expect(at - signalledAt).toBeLessThan(GRACE_MS);
     expect(server.output()).toMatch(/"msg":"server stopped"/);
+    // The server's log is buffered (src/logger.ts); exiting flushes it, so every answered request
+    // has its access line (plus the /readyz probe).
+    const accessLines = server.output().split('\n').filter((l) => l.includes('"log":"access"'));
+    expect(accessLines.length).toBeGreaterThanOrEqual(outcomes.filter((o) => o.kind === 'ok').length + 1);
+  }, 180_000);
+
+  it('a quiet server writes its buffered access line within a fraction of a second, with the request id', async () => {
+    const server = await start('src/main.ts', /"address":"(http:\/\/[^"]+)".*"msg":"listening"/, { PORT: '0', HOST: '127.0.0.1' });
+    const base = new URL(server.match[1]!);
+    const status = await new Promise<number>((ok, fail) => {
+      request({ host: base.hostname, port: base.port, path: '/api/collections', headers: { ...headers, 'x-request-id': 'quiet-one' } }, (res) => {
+        res.resume();
+        ok(res.statusCode ?? 0);
+      })
+        .on('error', fail)
+        .end();
+    });
+    expect(status).toBe(200);
+    const deadline = Date.now() + 5000;
+    while (!server.output().includes('"reqId":"quiet-one"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(server.output()).toMatch(/"log":"access".*"route":"\/api\/collections".*"status":200.*"reqId":"quiet-one"/);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
   }, 180_000);
 
   it('the webhook worker process drains on SIGTERM and exits 0', async () => {

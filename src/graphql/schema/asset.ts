@@ -6,7 +6,7 @@ import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '..
 import { zodToAppError } from '../../errors.ts';
 import { authorize } from '../../context.ts';
 import { serializeAsset } from '../../assets/serialize.ts';
-import { CONTENT_READ } from '../read-cache.ts';
+import { CONTENT_READ } from '../content-read.ts';
 
 /** The asset object of REST (facts §7). Uploads, single and bulk, are REST-only (multipart). */
 export const AssetType = builder.objectRef<AssetResource>('Asset').implement({

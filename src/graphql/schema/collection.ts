@@ -16,7 +16,7 @@ import {
   type CollectionResource,
   type FieldResource,
 } from '../../collections/operations.ts';
-import { CONTENT_READ } from '../read-cache.ts';
+import { CONTENT_READ } from '../content-read.ts';
 
 /** Collections and fields admin: the GraphQL twin of src/rest/collection-routes.ts (same operations). */
 

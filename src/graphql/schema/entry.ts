@@ -8,7 +8,7 @@ import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
 import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
-import { CONTENT_READ } from '../read-cache.ts';
+import { CONTENT_READ } from '../content-read.ts';
 import { selects } from '../selection.ts';
 import { checkPaging, DEFAULT_PER_PAGE } from '../limits.ts';
 import { slicePosition } from '../slice-paging.ts';

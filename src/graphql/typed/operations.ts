@@ -11,7 +11,7 @@ import type { TypeRefs } from './entry-types.ts';
 import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
 import { typedEntry, type TypedPage } from './model.ts';
-import { CONTENT_READ } from '../read-cache.ts';
+import { CONTENT_READ } from '../content-read.ts';
 import { selects } from '../selection.ts';
 import { slicePosition } from '../slice-paging.ts';
 
