@@ -13,12 +13,17 @@
  *
  * Knobs (env): BENCH_QUICK, BENCH_LIVE_SUBSCRIBERS (5000, quick 100), BENCH_DURATION (s of writing;
  * at least the drop plus 3 s), BENCH_LIVE_RATE (writes/s, 100), BENCH_LIVE_DROP (500, quick 20),
- * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL.
+ * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL; BENCH_CPU_PROF=<dir>: the server runs
+ * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`).
+ * Besides latency it reports the CPU seconds per second of writing of the server and of this harness
+ * (which reads every event), and the machine's load average, since on a shared host they decide it.
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, type BenchDatabase } from './lib/database.ts';
-import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './lib/processes.ts';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { benchServerEnv, freePort, spawnChild, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, must, type Api } from './lib/seed.ts';
 import { subscribeSse, type SseSubscriber } from './lib/sse-subscriber.ts';
 import { int, mb, ms, percentiles, sleep } from './lib/stats.ts';
@@ -54,6 +59,42 @@ export interface LiveBenchResult {
   writeP99: number;
   /** Seconds of writing. */
   seconds: number;
+  /** CPU seconds spent from the first write to the last delivery: the server process, this harness. */
+  serverCpuSeconds: number;
+  harnessCpuSeconds: number;
+  /** Wall seconds from the first write to the last delivery. */
+  busySeconds: number;
+  /** 1-minute load average at the end of the writes. */
+  load: number;
+}
+
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+
+/** User + system CPU seconds of a process tree's busiest member so far (npx → tsx → node: the node one). */
+function cpuSeconds(child: Child): number {
+  const of = (pid: number): number => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  const walk = (pid: number): number => {
+    let best = of(pid);
+    for (const d of childPids(pid)) best = Math.max(best, walk(d));
+    return best;
+  };
+  return child.proc.pid ? walk(child.proc.pid) : 0;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** Opens `n` subscribers `width` at a time (5,000 handshakes at once would measure the accept queue). */
@@ -85,12 +126,20 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
   const port = await freePort();
   // Caps raised for one token holding every subscriber; the queue cap too, so a harness that reads
   // late shows up as latency rather than as resets. Heartbeats as in production.
-  const server = spawnTsx('live server', 'src/main.ts', {
+  const env = {
     ...benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port }),
     LIVE_MAX_SUBSCRIPTIONS: String(n + 100),
     LIVE_MAX_PER_TOKEN: String(Math.min(100_000, n + 100)),
     LIVE_MAX_QUEUE: '100000',
-  });
+    LIVE_MAX_QUEUE_BYTES: String(64 * 1_048_576),
+    // Without Redis (live subscriptions do not use it): on a Redis shared with other processes, their
+    // schema-revision notices (cms:graphql:schema-revision, not namespaced) name the same small project
+    // ids and made this server rebuild the project's typed schema on every request (BENCHMARKS.md).
+    REDIS_URL: undefined,
+  };
+  const server = CPU_PROF_DIR
+    ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env)
+    : spawnTsx('live server', 'src/main.ts', env);
   const subs: SseSubscriber[] = [];
   let peakRss = 0;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
@@ -111,6 +160,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const writes: Array<Promise<unknown>> = [];
     const writeMs: number[] = [];
     const total = Math.round(rate * durationSec);
+    const cpu0 = { server: cpuSeconds(server), harness: process.cpuUsage() };
     const started = Date.now();
     let dropTimer: Promise<void> = Promise.resolve();
     for (let i = 0; i < total; i++) {
@@ -129,10 +179,14 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
             subs[index] = again;
             return again;
           });
+        }).catch((err: unknown) => {
+          // Counted as lost below (the subscriber misses its events); the run goes on.
+          log(`live: a reconnect failed: ${(err as Error).message}; server says:\n${server.tail()}`);
         });
       }
     }
     await Promise.all(writes);
+    const load = loadavg()[0];
     await dropTimer;
 
     // What each filter should have received, from the outbox (the source of truth).
@@ -164,6 +218,12 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       }
     }
 
+    // From the first write until the last delivery (or the give-up): what the work cost, however
+    // long a starved process took to do it.
+    const busyFor = (Date.now() - started) / 1000;
+    const harnessUsage = process.cpuUsage(cpu0.harness);
+    const serverCpuSeconds = cpuSeconds(server) - cpu0.server;
+    const harnessCpuSeconds = (harnessUsage.user + harnessUsage.system) / 1e6;
     const droppedSet = new Set(dropped.map((d) => d.index));
     const latencies: number[] = [];
     let missing = 0;
@@ -207,6 +267,10 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       seconds: durationSec,
       writeP50: w.p50,
       writeP99: w.p99,
+      serverCpuSeconds,
+      harnessCpuSeconds,
+      busySeconds: busyFor,
+      load,
     };
   } finally {
     clearInterval(rssTimer);
@@ -235,7 +299,7 @@ export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; ta
     targets: [
       {
         name: 'live: commit→delivery p99 < 100 ms, none lost or duplicated, server RSS < 600 MB',
-        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}`,
+        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), load ${r.load.toFixed(1)}`,
         pass: r.p99 < 100 && lossDup === 0 && r.rss < 600 * 1_048_576,
       },
       {

@@ -59,6 +59,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
         maxSubscriptions: config.LIVE_MAX_SUBSCRIPTIONS,
         maxPerToken: config.LIVE_MAX_PER_TOKEN,
         maxQueue: config.LIVE_MAX_QUEUE,
+        maxQueueBytes: config.LIVE_MAX_QUEUE_BYTES,
         resumeWindowSeconds: config.LIVE_RESUME_WINDOW_SECONDS,
         maxBacklog: config.LIVE_MAX_BACKLOG,
         idleTimeoutMs: config.LIVE_IDLE_TIMEOUT_MS,

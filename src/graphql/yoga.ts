@@ -17,7 +17,8 @@ import { createGraphqlReadCache, useContentReadCache } from './read-cache.ts';
 import { answerFromCache } from './cached-answers.ts';
 import { graphiqlOptions, renderGraphiqlPage } from './graphiql.ts';
 import { useOperationMetrics } from './metrics.ts';
-import { useLiveSse } from './subscriptions/sse.ts';
+import { liveBodyOf, useLiveSse } from './subscriptions/sse.ts';
+import { useLiveSubscribe } from './subscriptions/execute.ts';
 import { useHttpStatuses } from './http-statuses.ts';
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { createApqStore } from './apq-store.ts';
@@ -207,6 +208,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       useReadYourWrites(services),
       useOperationMetrics(services),
       useHttpStatuses(),
+      useLiveSubscribe(),
       useLiveSse({ heartbeatMs: config.LIVE_HEARTBEAT_MS }),
     ],
     // Served from this server (no CDN); see src/graphql/graphiql.ts for which headers a page starts with.
@@ -231,7 +233,8 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
         return cached?.status === 304 ? reply.send() : reply.send(body);
       }
       void reply.status(response.status);
-      return reply.send(response.body);
+      // A live stream's body is the Node stream the hub writes to (src/graphql/subscriptions/sse.ts).
+      return reply.send(liveBodyOf(response) ?? response.body);
     },
   });
   // The single-connection mode of GraphQL over SSE (src/graphql/subscriptions/single-connection.ts).

@@ -6,16 +6,25 @@ import { authorize, type Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { holds } from '../auth/abilities.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
-import { ChangeStream, toChange, type OutboxChange } from './stream.ts';
-import { LiveSubscription, type LiveFilter } from './subscription.ts';
+import { ChangeStream, type OutboxChange } from './stream.ts';
+import { parseEventId, readBacklog, replayOf } from './resume.ts';
+import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
+import { LiveGroup, type LiveRenderer } from './group.ts';
+
+/** What a subscriber asks for: its filter, and the key of every subscriber whose events are identical to its own. */
+export interface LiveShape extends LiveFilter {
+  key: string;
+}
 
 export interface LiveLimits {
   /** Open subscriptions per replica. */
   maxSubscriptions: number;
   /** Open subscriptions per token, on each replica. */
   maxPerToken: number;
-  /** Changes queued for a subscriber that does not read before it is told to reset. */
+  /** Events queued for a subscriber that does not read before it is told to reset. */
   maxQueue: number;
+  /** Bytes of events queued for a subscriber that does not read before it is told to reset. */
+  maxQueueBytes: number;
   /** How far back (seconds) Last-Event-ID may point. */
   resumeWindowSeconds: number;
   /** Most missed changes a resume replays; more is a reset. */
@@ -52,8 +61,14 @@ interface TokenRow {
  * hub re-reads the tokens of the project's subscriptions and ends those revoked or without `read`.
  */
 export class LiveHub {
-  private readonly byCollection = new Map<string, Set<LiveSubscription>>();
-  private readonly perToken = new Map<number, number>();
+  /** project:collection → shape key → group. */
+  private readonly byCollection = new Map<string, Map<string, LiveGroup>>();
+  private readonly groupOf = new Map<LiveSubscription, LiveGroup>();
+  /** Token id → its subscriptions on this replica (the per-token cap, and revocation by token). */
+  private readonly byToken = new Map<number, Set<LiveSubscription>>();
+  /** Projects whose tokens must be re-read ('all' after a lost notification), and whether a pass runs. */
+  private recheck = new Set<number | 'all'>();
+  private rechecking = false;
   private count = 0;
   private stream?: ChangeStream;
   private starting?: Promise<void>;
@@ -66,6 +81,13 @@ export class LiveHub {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Distinct subscription shapes held (tests, benchmarks). */
+  get groups(): number {
+    let n = 0;
+    for (const g of this.byCollection.values()) n += g.size;
+    return n;
   }
 
   /** Highest outbox id every subscriber on this replica has been offered (tests, benchmarks). */
@@ -83,13 +105,13 @@ export class LiveHub {
         this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { minRetryMs: 100, maxRetryMs: 2000, applicationName: 'cms live stream' });
         await this.outboxListener.ready;
         this.feed = listenForChanges(listenUrl, log);
-        this.feed.subscribe((change) => void this.recheckTokens(change.kind === 'project' ? change.projectId : undefined));
+        this.feed.subscribe((change) => this.recheckTokens(change.kind === 'project' ? change.projectId : 'all'));
       }
       this.timer = setInterval(() => {
         stream.wake();
         this.closeIdle();
         // Without a live change feed, token changes are found by this poll instead.
-        if (!this.feed?.live) void this.recheckTokens();
+        if (!this.feed?.live) this.recheckTokens('all');
       }, limits.pollMs);
       this.timer.unref();
     })();
@@ -97,11 +119,12 @@ export class LiveHub {
   }
 
   /**
-   * A subscription to one collection's committed changes. Needs `read`. `lastEventId` resumes after
-   * that outbox id: the missed changes come first (when the id is inside the retention window), else
-   * the subscription starts with a reset.
+   * A subscription to one collection's committed changes. Needs `read`. `render` turns a change into
+   * what the subscriber receives; it runs once per change for every subscriber of the same
+   * `shape.key`. `lastEventId` resumes after that outbox id: the missed changes come first (when the id
+   * is inside the retention window), else the subscription starts with a reset.
    */
-  async subscribe(ctx: Ctx, filter: LiveFilter, lastEventId?: string): Promise<LiveSubscription> {
+  async subscribe(ctx: Ctx, shape: LiveShape, render: LiveRenderer, lastEventId?: string): Promise<LiveSubscription> {
     authorize(ctx, 'read');
     const { limits } = this.opts;
     const tokenId = ctx.actor.kind === 'token' ? ctx.actor.tokenId : null;
@@ -109,24 +132,31 @@ export class LiveHub {
     // Checked and counted with no await in between, so concurrent subscribes cannot overshoot a cap.
     if (this.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
     if (this.count >= limits.maxSubscriptions) throw new AppError('RATE_LIMITED', `This server holds its maximum of ${limits.maxSubscriptions} subscriptions; try again later or another replica.`, { retryAfter: 5 });
-    if (tokenId !== null && (this.perToken.get(tokenId) ?? 0) >= limits.maxPerToken) {
+    if (tokenId !== null && (this.byToken.get(tokenId)?.size ?? 0) >= limits.maxPerToken) {
       throw new AppError('RATE_LIMITED', `This token already holds ${limits.maxPerToken} subscriptions on this server (LIVE_MAX_PER_TOKEN).`, { retryAfter: 5 });
     }
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
-    const sub = new LiveSubscription(filter, tokenId, limits.maxQueue, (s) => this.remove(s));
-    this.add(sub);
+    const filter: LiveFilter = { projectId: shape.projectId, collectionId: shape.collectionId, events: shape.events };
+    const sub = new LiveSubscription(filter, tokenId, limits, (s) => this.remove(s));
+    const cursor = this.stream!.cursor;
+    sub.since = cursor;
+    sub.shownAfter = cursor;
+    const group = this.add(sub, shape.key, render);
     if (resumeFrom === undefined) return sub;
     if (resumeFrom === null) {
       sub.end({ kind: 'reset', reason: 'Last-Event-ID is not an event id of this server; refetch.' });
       return sub;
     }
-    // Registered first and held: changes released from here on are buffered, everything up to the
-    // stream's cursor is read below, so nothing falls between the two and nothing comes twice.
+    // Registered and held from here: live renditions of ids above the resume point are buffered,
+    // everything up to the stream's cursor is read below, so nothing falls between the two and
+    // nothing comes twice (the held ones the backlog also holds are dropped by id).
+    sub.since = resumeFrom;
+    sub.shownAfter = 0;
     sub.hold();
     try {
-      const backlog = await this.backlog(filter, resumeFrom, this.stream!.cursor);
+      const backlog = await readBacklog(this.opts.database, this.opts.limits, filter, resumeFrom, cursor);
       if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
-      else sub.replay(backlog);
+      else sub.replay(await replayOf(group, backlog, resumeFrom), cursor);
     } catch (err) {
       sub.end({ kind: 'closed', reason: 'shutdown' });
       throw err;
@@ -134,91 +164,106 @@ export class LiveHub {
     return sub;
   }
 
-  private async backlog(filter: LiveFilter, after: number, upTo: number): Promise<OutboxChange[] | 'reset'> {
-    const { database, limits } = this.opts;
-    if (after > upTo) return 'reset';
-    // The id the client saw must still be in the outbox and young enough: rows past the window may be
-    // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
-    const [anchor] = await database.query<{ fresh: boolean }>(
-      `SELECT created_at > now() - make_interval(secs => $2::int) AS fresh FROM outbox_events WHERE id = $1`,
-      [after, limits.resumeWindowSeconds],
-    );
-    if (!anchor?.fresh) return 'reset';
-    const rows = await database.query<Parameters<typeof toChange>[0]>(
-      `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-              payload->'content_entry' AS entry, created_at
-         FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY id LIMIT $5`,
-      [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
-    );
-    if (rows.length > limits.maxBacklog) return 'reset';
-    const changes: OutboxChange[] = [];
-    for (const r of rows) {
-      const c = toChange(r);
-      if (c && (!filter.events || filter.events.has(c.event))) changes.push(c);
-    }
-    return changes;
-  }
-
   private key = (projectId: number, collectionId: number) => `${projectId}:${collectionId}`;
 
-  private add(sub: LiveSubscription): void {
+  private add(sub: LiveSubscription, shapeKey: string, render: LiveRenderer): LiveGroup {
     const k = this.key(sub.filter.projectId, sub.filter.collectionId);
-    let set = this.byCollection.get(k);
-    if (!set) this.byCollection.set(k, (set = new Set()));
-    set.add(sub);
+    let groups = this.byCollection.get(k);
+    if (!groups) this.byCollection.set(k, (groups = new Map()));
+    let group = groups.get(shapeKey);
+    if (!group) groups.set(shapeKey, (group = new LiveGroup(shapeKey, sub.filter, this.opts.log)));
+    group.add(sub, render);
+    this.groupOf.set(sub, group);
     this.count++;
-    if (sub.tokenId !== null) this.perToken.set(sub.tokenId, (this.perToken.get(sub.tokenId) ?? 0) + 1);
+    if (sub.tokenId !== null) {
+      let mine = this.byToken.get(sub.tokenId);
+      if (!mine) this.byToken.set(sub.tokenId, (mine = new Set()));
+      mine.add(sub);
+    }
+    return group;
   }
 
   private remove(sub: LiveSubscription): void {
-    const k = this.key(sub.filter.projectId, sub.filter.collectionId);
-    const set = this.byCollection.get(k);
-    if (!set?.delete(sub)) return;
-    if (set.size === 0) this.byCollection.delete(k);
+    const group = this.groupOf.get(sub);
+    if (!group) return;
+    this.groupOf.delete(sub);
+    if (group.remove(sub)) {
+      const k = this.key(sub.filter.projectId, sub.filter.collectionId);
+      const groups = this.byCollection.get(k);
+      if (groups?.get(group.key) === group) groups.delete(group.key);
+      if (groups?.size === 0) this.byCollection.delete(k);
+    }
     this.count--;
     if (sub.tokenId !== null) {
-      const n = (this.perToken.get(sub.tokenId) ?? 1) - 1;
-      if (n > 0) this.perToken.set(sub.tokenId, n);
-      else this.perToken.delete(sub.tokenId);
+      const mine = this.byToken.get(sub.tokenId);
+      mine?.delete(sub);
+      if (mine?.size === 0) this.byToken.delete(sub.tokenId);
     }
   }
 
   private fanOut(changes: OutboxChange[]): void {
     for (const c of changes) {
-      const set = this.byCollection.get(this.key(c.projectId, c.collectionId));
-      if (!set) continue;
-      for (const sub of set) if (sub.matches(c)) sub.push(c);
+      const groups = this.byCollection.get(this.key(c.projectId, c.collectionId));
+      if (!groups) continue;
+      for (const group of groups.values()) if (group.wants(c)) group.offer(c);
     }
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.opts.limits.idleTimeoutMs;
-    for (const set of [...this.byCollection.values()]) for (const sub of [...set]) if (sub.lastActivity < cutoff) sub.end({ kind: 'closed', reason: 'idle' });
+    for (const sub of this.all()) if (sub.lastActivity < cutoff) sub.end({ kind: 'closed', reason: 'idle' });
   }
 
   private all(projectId?: number): LiveSubscription[] {
     const out: LiveSubscription[] = [];
-    for (const set of this.byCollection.values()) for (const sub of set) if (projectId === undefined || sub.filter.projectId === projectId) out.push(sub);
+    for (const sub of this.groupOf.keys()) if (projectId === undefined || sub.filter.projectId === projectId) out.push(sub);
     return out;
   }
 
-  /** Ends the subscriptions whose token is gone, revoked, moved or without `read`. */
-  private async recheckTokens(projectId?: number): Promise<void> {
-    const subs = this.all(projectId).filter((s) => s.tokenId !== null);
-    if (subs.length === 0) return;
-    const ids = [...new Set(subs.map((s) => s.tokenId!))];
+  /**
+   * Ends the subscriptions whose token is gone, revoked, moved or without `read`. Every committed
+   * write of a project notifies it (its content generation moves), so passes are coalesced: one runs at
+   * a time, and the notifications heard meanwhile make one more pass after it. Work per pass is per
+   * token held, not per subscription.
+   */
+  private recheckTokens(scope: number | 'all'): void {
+    this.recheck.add(scope);
+    if (this.rechecking) return;
+    this.rechecking = true;
+    void (async () => {
+      try {
+        while (this.recheck.size && !this.closed) {
+          const scopes = this.recheck;
+          this.recheck = new Set();
+          await this.recheckPass(scopes.has('all') ? undefined : (scopes as Set<number>));
+        }
+      } finally {
+        this.rechecking = false;
+      }
+    })();
+  }
+
+  private async recheckPass(projects?: Set<number>): Promise<void> {
+    const held = new Map<number, number>();
+    for (const [tokenId, subs] of this.byToken) {
+      const projectId = subs.values().next().value?.filter.projectId;
+      if (projectId !== undefined && (!projects || projects.has(projectId))) held.set(tokenId, projectId);
+    }
+    if (held.size === 0) return;
     let rows: TokenRow[];
     try {
-      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [ids]);
+      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [[...held.keys()]]);
     } catch (err) {
       this.opts.log.warn({ err: (err as Error).message }, 'live token check failed; will retry');
       return;
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const sub of subs) {
-      const t = byId.get(sub.tokenId!);
-      if (!t || t.revoked_at || t.project_id !== sub.filter.projectId) sub.end({ kind: 'error', code: 'UNAUTHENTICATED', message: 'The token was revoked.' });
-      else if (!holds(t.abilities, 'read')) sub.end({ kind: 'error', code: 'FORBIDDEN', message: 'Forbidden. This action requires the "read" or "*" ability.' });
+    for (const [tokenId, projectId] of held) {
+      const t = byId.get(tokenId);
+      let end: LiveEnd | undefined;
+      if (!t || t.revoked_at || t.project_id !== projectId) end = { kind: 'error', code: 'UNAUTHENTICATED', message: 'The token was revoked.' };
+      else if (!holds(t.abilities, 'read')) end = { kind: 'error', code: 'FORBIDDEN', message: 'Forbidden. This action requires the "read" or "*" ability.' };
+      if (end) for (const sub of [...(this.byToken.get(tokenId) ?? [])]) sub.end(end);
     }
   }
 
@@ -231,12 +276,4 @@ export class LiveHub {
     await this.outboxListener?.close();
     await this.feed?.close();
   }
-}
-
-/** An SSE id this server sent: a positive outbox id; null for anything else. */
-function parseEventId(raw: string): number | null {
-  const s = raw.trim();
-  if (!/^\d{1,15}$/.test(s)) return null;
-  const n = Number(s);
-  return n > 0 ? n : null;
 }

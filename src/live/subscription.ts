@@ -1,5 +1,4 @@
 import type { ContentEventName } from '../webhooks/events.ts';
-import type { OutboxChange } from './stream.ts';
 
 /** Why a subscription ended, when the server ended it. */
 export type LiveEnd =
@@ -18,92 +17,181 @@ export interface LiveFilter {
 }
 
 /**
- * One subscriber's queue of committed changes, handed out in outbox order. The hub pushes, the GraphQL
- * subscription pulls (an async iterator); `end` finishes it with a reason the SSE writer reports.
+ * One change as a group of identical subscriptions receives it (src/live/group.ts): rendered once and
+ * handed to every member as the same object, so each member costs a write, not an execution.
  */
-export class LiveSubscription implements AsyncIterable<OutboxChange> {
+export interface Rendition {
+  /** The outbox id: the event id a client resumes from. */
+  id: number;
+  /** The result as the surface shapes it (a GraphQL ExecutionResult), for pull consumers. */
+  value: unknown;
+  /** `value` serialized once; its length is what a member's queue bound counts. */
+  json: string;
+  /** The transport's encoding of this event (an SSE frame), made once by the first member's writer. */
+  encoded?: Buffer;
+  /** The entry (`uuid|locale`) matches the group's filter after this change. */
+  shows?: string;
+  /** The entry no longer matches: only members that were shown it get this, unless `toAll`. */
+  leaves?: string;
+  toAll?: boolean;
+  /** Set when a leave was delivered live: the id at which the group last showed the entry before. */
+  lastShown?: number;
+}
+
+export interface LiveQueueLimits {
+  /** Renditions queued for a member that does not read. */
+  maxQueue: number;
+  /** Bytes (of `json`) queued for a member that does not read. */
+  maxQueueBytes: number;
+}
+
+/**
+ * Where a member's events go when they are pushed (the distinct-connections SSE writer): `write`
+ * answers false when the transport buffers enough, and the transport calls `drained()` on the
+ * subscription when it takes more.
+ */
+export interface LiveSink {
+  write(r: Rendition): boolean;
+  end(): void;
+}
+
+const FELL_BEHIND = 'The subscriber fell too far behind; refetch and subscribe again.';
+
+/**
+ * One subscriber: a bounded queue of renditions in outbox order, either pushed to a sink or pulled as
+ * an async iterator (the single-connection mode, where graphql-sse reads). A member that does not
+ * keep up is ended with `reset` once its queue passes either bound, instead of growing the heap.
+ */
+export class LiveSubscription implements AsyncIterable<Rendition> {
   ended?: LiveEnd;
-  /** The outbox id of the change last handed to the client: the SSE `id:` of what it yields. */
+  /** The outbox id of the last rendition handed to the client. */
   lastDelivered?: number;
   lastActivity = Date.now();
-  private readonly queue: OutboxChange[] = [];
-  private waiting?: (r: IteratorResult<OutboxChange>) => void;
+  /**
+   * For leave events (`Rendition.leaves`): the member was shown an entry iff the group showed it after
+   * this id. A resumed member starts at 0: it is taken to have seen what the group showed before.
+   */
+  shownAfter = 0;
+  /** The member receives live renditions of ids above this (the stream's cursor when it joined, or its resume point). */
+  since = 0;
+  private readonly queue: Rendition[] = [];
+  private queuedBytes = 0;
+  private waiting?: (r: IteratorResult<Rendition>) => void;
+  private sink?: LiveSink;
+  private blocked = false;
   private done = false;
-  /** Changes pushed while the resume backlog is being read, replayed after it. */
-  private held?: OutboxChange[];
+  /** Renditions pushed while the resume backlog is being rendered, delivered after it. */
+  private held?: Rendition[];
 
   constructor(
     readonly filter: LiveFilter,
     readonly tokenId: number | null,
-    private readonly maxQueue: number,
+    private readonly limits: LiveQueueLimits,
     private readonly onFinish: (s: LiveSubscription) => void,
   ) {}
 
-  matches(c: OutboxChange): boolean {
-    return c.projectId === this.filter.projectId && c.collectionId === this.filter.collectionId && (!this.filter.events || this.filter.events.has(c.event));
+  get isDone(): boolean {
+    return this.done;
   }
 
-  /** Holds live changes until `replay` hands the backlog over (resume without loss or duplicates). */
+  get isHeld(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** Holds live renditions until `replay` hands the backlog over (resume without loss or duplicates). */
   hold(): void {
     this.held = [];
   }
 
-  replay(backlog: OutboxChange[]): void {
+  /** The backlog covers every id up to `upTo`; what was held beyond it follows. */
+  replay(backlog: Rendition[], upTo: number): void {
     const held = this.held ?? [];
     this.held = undefined;
-    const seen = new Set(backlog.map((c) => c.id));
-    for (const c of backlog) this.push(c);
-    for (const c of held) if (!seen.has(c.id)) this.push(c);
+    for (const r of backlog) this.push(r);
+    for (const r of held) if (r.id > upTo) this.push(r);
   }
 
-  push(change: OutboxChange): void {
+  /** Takes events pushed from now on (and those queued so far). */
+  attach(sink: LiveSink): void {
+    this.sink = sink;
+    if (this.done) return sink.end();
+    this.drained();
+  }
+
+  /** The sink takes more: queued renditions go out until it pushes back again. */
+  drained(): void {
+    this.blocked = false;
+    const sink = this.sink;
+    if (!sink) return;
+    while (!this.blocked && this.queue.length) {
+      const r = this.queue.shift()!;
+      this.queuedBytes -= r.json.length;
+      this.hand(r);
+    }
+  }
+
+  push(r: Rendition): void {
     if (this.done) return;
     if (this.held) {
-      this.held.push(change);
+      this.held.push(r);
       return;
     }
+    if (this.sink && !this.blocked) return this.hand(r);
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
-      this.lastActivity = Date.now();
-      w({ value: change, done: false });
+      this.delivered(r);
+      w({ value: r, done: false });
       return;
     }
-    // A client that does not read (or reads slower than changes commit) is told to refetch instead of
-    // holding an unbounded queue in this process.
-    if (this.queue.length >= this.maxQueue) return this.end({ kind: 'reset', reason: 'The subscriber fell too far behind; refetch and subscribe again.' });
-    this.queue.push(change);
+    // One event is always taken, however large: the bound is on falling behind, not on entry size.
+    if (this.queue.length >= this.limits.maxQueue || (this.queue.length > 0 && this.queuedBytes + r.json.length > this.limits.maxQueueBytes)) {
+      return this.end({ kind: 'reset', reason: FELL_BEHIND });
+    }
+    this.queue.push(r);
+    this.queuedBytes += r.json.length;
   }
 
-  end(reason: LiveEnd): void {
+  private hand(r: Rendition): void {
+    this.delivered(r);
+    if (!this.sink!.write(r)) this.blocked = true;
+  }
+
+  private delivered(r: Rendition): void {
+    this.lastDelivered = r.id;
+    this.lastActivity = Date.now();
+  }
+
+  /** Ends it; without a reason when the client went away. */
+  end(reason?: LiveEnd): void {
     if (this.done) return;
     this.ended ??= reason;
-    this.finish();
-  }
-
-  private finish(): void {
-    if (this.done) return;
     this.done = true;
+    this.held = undefined;
+    // What was queued is dropped: the client is told to refetch (or its stream is going away).
     this.queue.length = 0;
+    this.queuedBytes = 0;
     this.onFinish(this);
     const w = this.waiting;
     this.waiting = undefined;
     w?.({ value: undefined, done: true });
+    this.sink?.end();
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<OutboxChange> {
+  [Symbol.asyncIterator](): AsyncIterator<Rendition> {
     return {
       next: () => {
-        const change = this.queue.shift();
-        if (change) {
-          this.lastActivity = Date.now();
-          return Promise.resolve({ value: change, done: false });
+        const r = this.queue.shift();
+        if (r) {
+          this.queuedBytes -= r.json.length;
+          this.delivered(r);
+          return Promise.resolve({ value: r, done: false });
         }
         if (this.done) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => (this.waiting = resolve));
       },
       return: () => {
-        this.finish();
+        this.end();
         return Promise.resolve({ value: undefined, done: true });
       },
     };

@@ -4,11 +4,11 @@ import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts'
 import { createCollection } from '../helpers/fixtures.ts';
 
 /** Collects one subscription's results through a graphql-sse client until `count` arrived or it ends. */
-function collect(client: Client<true>, query: string, count: number): { results: ExecutionResult[]; done: Promise<unknown>; stop: () => void } {
+function collect(client: Client<true>, query: string, count: number, extensions?: Record<string, unknown>): { results: ExecutionResult[]; done: Promise<unknown>; stop: () => void } {
   const results: ExecutionResult[] = [];
   let stop = () => {};
   const done = new Promise((resolve, reject) => {
-    stop = client.subscribe({ query }, {
+    stop = client.subscribe({ query, extensions }, {
       next: (r) => {
         results.push(r as ExecutionResult);
         if (results.length >= count) resolve(results);
@@ -32,7 +32,8 @@ describe('GraphQL over SSE, single-connection mode (/graphql/stream)', () => {
   let base: string;
   const clients: Array<Client<true>> = [];
   const client = (headers: Record<string, string>) => {
-    const c = createClient({ singleConnection: true, url: `${base}/graphql/stream`, headers, retryAttempts: 0 });
+    // A copy: the client keeps its stream token in the headers object it is given.
+    const c = createClient({ singleConnection: true, url: `${base}/graphql/stream`, headers: { ...headers }, retryAttempts: 0 });
     clients.push(c);
     return c;
   };
@@ -66,6 +67,34 @@ describe('GraphQL over SSE, single-connection mode (/graphql/stream)', () => {
     expect(core.results.map((r) => (r.data as { entryChanged: { entry: { fields: { title: string } } } }).entryChanged.entry.fields.title)).toEqual(['Other', 'Big news']);
     typed.stop();
     core.stop();
+  });
+
+  it('resumes with extensions.lastEventId: exactly the missed changes, then live ones', async () => {
+    const q = `subscription { entryChanged(collection: "posts") { id entry { fields } } }`;
+    await until(() => t.services.live.size === 0);
+    const first = client(p.headers);
+    const seen = collect(first, q, 1);
+    await until(() => t.services.live.size >= 1);
+    await write('Seen');
+    await seen.done;
+    seen.stop();
+    first.dispose();
+    await until(() => t.services.live.size === 0);
+    const lastId = (seen.results[0].data as { entryChanged: { id: string } }).entryChanged.id;
+    await write('Missed 1');
+    await write('Missed 2');
+    const again = collect(client(p.headers), q, 3, { lastEventId: lastId });
+    await until(() => again.results.length >= 2);
+    await write('Live');
+    await again.done;
+    const titles = again.results.map((r) => (r.data as { entryChanged: { entry: { fields: { title: string } } } }).entryChanged.entry.fields.title);
+    expect(titles).toEqual(['Missed 1', 'Missed 2', 'Live']);
+    again.stop();
+    // Past the window (or not an id of this server), the operation's only result is the reset.
+    const reset = collect(client(p.headers), q, 1, { lastEventId: 'nonsense' });
+    await reset.done;
+    expect(reset.results[0].errors?.[0]).toMatchObject({ extensions: { code: 'RESET' } });
+    await until(() => t.services.live.size === 0);
   });
 
   it('refuses a client without valid credentials before reserving a stream', async () => {

@@ -6,7 +6,8 @@ import type { EntryResource } from '../../content/types.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import { currentView } from '../../live/shape.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../../webhooks/events.ts';
-import { lastEventIdOf, liveResults } from './sse.ts';
+import { attachLive, lastEventIdOf } from './sse.ts';
+import { liveRenderer, liveSource, shapeKeyOf } from './execute.ts';
 
 /** `content.created` → `CREATED`: the webhook event names as a GraphQL enum. */
 export const ContentEventEnum = builder.enumType('ContentEvent', {
@@ -53,9 +54,13 @@ builder.subscriptionField('entryChanged', (t) =>
       authorize(ctx, 'read');
       const collection = await collectionForRequest(ctx, args.collection);
       const events = args.events?.length ? new Set(args.events) : undefined;
-      const sub = await c.services.live.subscribe(ctx, { projectId: ctx.project.id, collectionId: collection.id, events }, lastEventIdOf(c.request));
-      return liveResults(c.request, sub, async (change: OutboxChange) => ({ change, entry: change.entry ? currentView(collection, change.entry) : null }));
+      const render = liveRenderer<EntryChange>(c, async (change) => ({ payload: { change, entry: change.entry ? currentView(collection, change.entry) : null } }));
+      const shape = { projectId: ctx.project.id, collectionId: collection.id, events, key: shapeKeyOf(c, ctx) };
+      const sub = await c.services.live.subscribe(ctx, shape, render, lastEventIdOf(c));
+      attachLive(c.request, sub);
+      return liveSource(c, sub);
     },
-    resolve: (change) => change,
+    // Runs in the group's one execution per change (src/graphql/subscriptions/execute.ts), on the payload as root.
+    resolve: (change) => change as never,
   }),
 );

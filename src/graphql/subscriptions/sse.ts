@@ -1,7 +1,8 @@
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
-import type { ExecutionResult } from 'graphql';
-import type { LiveSubscription } from '../../live/subscription.ts';
-import type { OutboxChange } from '../../live/stream.ts';
+import type { LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
+import type { GraphQLContext } from '../builder.ts';
 
 /**
  * Live subscriptions over Server-Sent Events (the distinct-connections mode of GraphQL over SSE, as
@@ -11,51 +12,115 @@ import type { OutboxChange } from '../../live/stream.ts';
  * - `event: reset` when the server cannot resume (past the window, or the client fell behind);
  * - a final `next` carrying the error when the token is revoked or loses `read`;
  * - heartbeats (`:` comments) every LIVE_HEARTBEAT_MS, which also surface a dead connection.
+ *
+ * The hub pushes each member's events to the response (src/graphql/yoga.ts sends `liveBodyOf` as the
+ * body): one frame per event, encoded once per group and written to every member as the same Buffer,
+ * with no per-event promise, web stream or JSON work per subscriber. While the socket does not take
+ * more, events wait in the member's bounded queue (LIVE_MAX_QUEUE, LIVE_MAX_QUEUE_BYTES), and past it
+ * the member gets `reset`.
  */
 
 const liveOf = new WeakMap<Request, LiveSubscription>();
+const bodies = new WeakMap<Response, Readable>();
 
 /** The subscription a request's result streams (set by the subscribe resolvers). */
 export function attachLive(request: Request, sub: LiveSubscription): void {
   liveOf.set(request, sub);
 }
 
-/** The `Last-Event-ID` header, when a client resumes. */
-export const lastEventIdOf = (request: Request): string | undefined => request.headers.get('last-event-id') ?? undefined;
+/** The Node stream to send as a live response's body, or undefined for any other response. */
+export const liveBodyOf = (response: Response): Readable | undefined => bodies.get(response);
 
 /**
- * Maps a subscription's changes to payloads; `map` answers null to skip one (a typed `where` that
- * does not match). Hand-written rather than an async generator: `return()` must end the subscription
- * at once even while `next()` waits for a change, which a suspended generator cannot do.
+ * Where a client resumes from: the `Last-Event-ID` header (distinct mode; EventSource sends it by
+ * itself), or the operation's `extensions.lastEventId` (the single-connection mode, whose stream
+ * carries no event ids of ours: the client takes the last `id` field of the payloads it received).
  */
-export function liveResults<T>(request: Request, sub: LiveSubscription, map: (change: OutboxChange) => Promise<T | null>): AsyncIterableIterator<T> {
-  attachLive(request, sub);
-  const source = sub[Symbol.asyncIterator]();
-  const iterator: AsyncIterableIterator<T> = {
-    async next() {
-      for (;;) {
-        const r = await source.next();
-        if (r.done) return { done: true, value: undefined };
-        const value = await map(r.value);
-        if (value === null) continue;
-        sub.lastDelivered = r.value.id;
-        return { done: false, value };
-      }
-    },
-    async return() {
-      await source.return?.();
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
+export function lastEventIdOf(c: GraphQLContext): string | undefined {
+  const header = c.request.headers.get('last-event-id');
+  if (header !== null) return header;
+  const extensions = (c as { params?: { extensions?: Record<string, unknown> } }).params?.extensions;
+  const id = extensions?.lastEventId;
+  return typeof id === 'string' ? id : typeof id === 'number' ? String(id) : undefined;
 }
 
 const accepts = (request: Request) => (request.headers.get('accept') ?? '').includes('text/event-stream');
 
-/** Errors as the client sees them: internal extensions (`http`) stay on the server, as Yoga does. */
-function stringify(result: ExecutionResult): string {
-  return JSON.stringify(result, (key, value) => (key === 'http' ? undefined : value));
+const HEARTBEAT = Buffer.from(':\n\n');
+const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
+
+/** The SSE frame of one event, made once per rendition and shared by every member that receives it. */
+const frameOf = (r: Rendition): Buffer => (r.encoded ??= Buffer.from(`id: ${r.id}\nevent: next\ndata: ${r.json}\n\n`));
+
+/**
+ * The body Fastify sends. It is a Readable only so that Fastify's lifecycle runs as for any stream
+ * (onSend hooks, then `pipe`, and `destroy` when the client goes away); `pipe` hands it the response
+ * and the frames are written to it directly, without the stream machinery per event. The response is
+ * close-delimited rather than chunked (HTTP/1.1 allows it for a body that ends with the connection):
+ * each event is then one write of the shared frame, with no chunk header made and corked per write
+ * per subscriber. Backpressure is the response's: `write` answering false blocks the member (its
+ * bounded queue takes over) until 'drain'.
+ */
+class SseBody extends Readable implements LiveSink {
+  private heartbeat?: NodeJS.Timeout;
+  private out?: NodeJS.WritableStream;
+  private finished = false;
+
+  constructor(
+    private readonly sub: LiveSubscription,
+    private readonly heartbeatMs: number,
+  ) {
+    super();
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(dest: T): T {
+    const res = dest as unknown as ServerResponse;
+    // Sets Node's "no transfer-encoding" flag: the body is then the bytes written, ended by close.
+    if (typeof res.removeHeader === 'function' && !res.headersSent) res.removeHeader('transfer-encoding');
+    this.out = dest;
+    dest.on('drain', () => this.sub.drained());
+    // Flowing, so that push(null) ends it and Fastify, watching it, ends the response.
+    this.resume();
+    // Some browsers wait for a first byte before they report the stream open.
+    dest.write(HEARTBEAT);
+    this.heartbeat = setInterval(() => this.out?.write(HEARTBEAT), this.heartbeatMs);
+    this.heartbeat.unref();
+    this.sub.attach(this);
+    return dest;
+  }
+
+  override _read(): void {}
+
+  write(r: Rendition): boolean {
+    if (this.finished || !this.out) return true;
+    return this.out.write(frameOf(r));
+  }
+
+  end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearInterval(this.heartbeat);
+    const end = this.sub.ended;
+    if (this.out && !this.destroyed) {
+      if (end?.kind === 'reset') this.out.write(`event: reset\ndata: ${JSON.stringify({ reason: end.reason })}\n\n`);
+      if (end?.kind === 'error') {
+        const status = end.code === 'FORBIDDEN' ? 403 : 401;
+        this.out.write(`event: next\ndata: ${JSON.stringify({ errors: [{ message: end.message, extensions: { code: end.code, status } }] })}\n\n`);
+      }
+      this.out.write(COMPLETE);
+    }
+    if (!this.destroyed) this.push(null);
+    // Not piped, so ending the response is ours (Fastify's pipe would have done it).
+    this.out?.end();
+  }
+
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
+    // The client went away (or the response failed): the member leaves its group.
+    this.finished = true;
+    clearInterval(this.heartbeat);
+    this.sub.end();
+    callback(err);
+  }
 }
 
 export function useLiveSse(opts: { heartbeatMs: number }): Plugin {
@@ -63,48 +128,16 @@ export function useLiveSse(opts: { heartbeatMs: number }): Plugin {
     onResultProcess({ request, result, setResultProcessor }) {
       const sub = liveOf.get(request);
       if (!sub || !accepts(request) || !(Symbol.asyncIterator in Object(result))) return;
-      setResultProcessor((res, fetchAPI) => {
-        const enc = new fetchAPI.TextEncoder();
-        const iterator = (res as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
-        let heartbeat: NodeJS.Timeout | undefined;
-        const body = new fetchAPI.ReadableStream<Uint8Array>({
-          start(controller) {
-            // Some browsers wait for a first byte before they report the stream open.
-            controller.enqueue(enc.encode(':\n\n'));
-            heartbeat = setInterval(() => {
-              if (controller.desiredSize === null) clearInterval(heartbeat);
-              else controller.enqueue(enc.encode(':\n\n'));
-            }, opts.heartbeatMs);
-            heartbeat.unref();
-          },
-          async pull(controller) {
-            const r = await iterator.next();
-            if (!r.done) {
-              const id = sub.lastDelivered !== undefined ? `id: ${sub.lastDelivered}\n` : '';
-              controller.enqueue(enc.encode(`${id}event: next\ndata: ${stringify(r.value)}\n\n`));
-              return;
-            }
-            const end = sub.ended;
-            if (end?.kind === 'reset') controller.enqueue(enc.encode(`event: reset\ndata: ${JSON.stringify({ reason: end.reason })}\n\n`));
-            if (end?.kind === 'error') {
-              const status = end.code === 'FORBIDDEN' ? 403 : 401;
-              controller.enqueue(enc.encode(`event: next\ndata: ${JSON.stringify({ errors: [{ message: end.message, extensions: { code: end.code, status } }] })}\n\n`));
-            }
-            controller.enqueue(enc.encode('event: complete\ndata:\n\n'));
-            clearInterval(heartbeat);
-            controller.close();
-          },
-          async cancel() {
-            clearInterval(heartbeat);
-            await iterator.return?.();
-          },
-        });
-        return new fetchAPI.Response(body, {
+      // The result's iterator is left unread: the member pushes to the body instead.
+      setResultProcessor((_result, fetchAPI) => {
+        const response = new fetchAPI.Response(null, {
           status: 200,
           // `X-Accel-Buffering: no` keeps nginx-style proxies from holding events back; compression
           // skips text/event-stream (src/http/compression.ts).
           headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
         });
+        bodies.set(response, new SseBody(sub, opts.heartbeatMs));
+        return response;
       }, 'text/event-stream');
     },
   };

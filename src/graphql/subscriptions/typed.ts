@@ -12,7 +12,8 @@ import type { TypeRefs } from '../typed/entry-types.ts';
 import type { NameRegistry } from '../typed/names.ts';
 import { toNormalisedWhere } from '../typed/convert.ts';
 import { typedEntry, type TypedEntry } from '../typed/model.ts';
-import { lastEventIdOf, liveResults } from './sse.ts';
+import { attachLive, lastEventIdOf } from './sse.ts';
+import { liveRenderer, liveSource, shapeKeyOf } from './execute.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 
@@ -70,21 +71,21 @@ export function defineSubscriptions(b: TypedBuilder, types: NameRegistry, layout
           const where = args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined;
           const whereKey = JSON.stringify(where ?? null);
           const events = args.events?.length ? new Set(args.events) : undefined;
-          const sub = await c.services.live.subscribe(ctx, { projectId: ctx.project.id, collectionId: collection.id, events }, lastEventIdOf(c.request));
-          // Entries this subscriber was shown as matching, so that leaving the filter can be told.
-          const shown = new Set<string>();
-          return liveResults(c.request, sub, async (change): Promise<TypedChange | null> => {
+          const render = liveRenderer<TypedChange>(c, async (change, rctx) => {
             const key = `${change.entryUuid}|${change.locale}`;
-            const entry: EntryResource | null = change.event === 'content.deleted' ? null : await readChangedEntry(ctx, collection, change, state, where, whereKey);
-            if (entry) {
-              shown.add(key);
-              return { change, matches: true, entry: typedEntry(entry, state) };
-            }
-            const wasShown = shown.delete(key);
-            return wasShown || (!where && LEAVING.has(change.event)) ? { change, matches: false, entry: null } : null;
+            const entry: EntryResource | null = change.event === 'content.deleted' ? null : await readChangedEntry(rctx, collection, change, state, where, whereKey);
+            if (entry) return { payload: { change, matches: true, entry: typedEntry(entry, state) }, shows: key };
+            // Said to the members that were shown the entry (src/live/group.ts), or to all when nothing
+            // else could tell them it is gone.
+            return { payload: { change, matches: false, entry: null }, leaves: key, toAll: !where && LEAVING.has(change.event) };
           });
+          const shape = { projectId: ctx.project.id, collectionId: collection.id, events, key: shapeKeyOf(c, ctx) };
+          const sub = await c.services.live.subscribe(ctx, shape, render, lastEventIdOf(c));
+          attachLive(c.request, sub);
+          return liveSource(c, sub);
         },
-        resolve: (c) => c,
+        // Runs in the group's one execution per change (src/graphql/subscriptions/execute.ts), on the payload as root.
+        resolve: (c) => c as never,
       }),
     );
   }

@@ -1,0 +1,64 @@
+import type { Database } from '../db/client.ts';
+import type { LiveGroup } from './group.ts';
+import { toChange, type OutboxChange } from './stream.ts';
+import type { LiveFilter, Rendition } from './subscription.ts';
+
+/**
+ * Resume (Last-Event-ID): the changes of a subscriber's collection after the id it last saw, up to
+ * the stream's cursor when it rejoined, or 'reset' when that id is outside the window or the backlog
+ * is too long. Read for each resuming subscriber alone; rendered through its group (src/live/hub.ts).
+ */
+export async function readBacklog(database: Database, limits: { resumeWindowSeconds: number; maxBacklog: number }, filter: LiveFilter, after: number, upTo: number): Promise<OutboxChange[] | 'reset'> {
+  if (after > upTo) return 'reset';
+  // The id the client saw must still be in the outbox and young enough: rows past the window may be
+  // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
+  const [anchor] = await database.query<{ fresh: boolean }>(
+    `SELECT created_at > now() - make_interval(secs => $2::int) AS fresh FROM outbox_events WHERE id = $1`,
+    [after, limits.resumeWindowSeconds],
+  );
+  if (!anchor?.fresh) return 'reset';
+  const rows = await database.query<Parameters<typeof toChange>[0]>(
+    `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
+            payload->'content_entry' AS entry, created_at
+       FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY id LIMIT $5`,
+    [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
+  );
+  if (rows.length > limits.maxBacklog) return 'reset';
+  const changes: OutboxChange[] = [];
+  for (const r of rows) {
+    const c = toChange(r);
+    if (c && (!filter.events || filter.events.has(c.event))) changes.push(c);
+  }
+  return changes;
+}
+
+/**
+ * A resumed member's backlog as renditions of its group, in outbox order. Leave events come when the
+ * entry entered within the backlog, or when the group had shown it at or before the resume point
+ * (the client, resuming this very shape, saw it then).
+ */
+export async function replayOf(group: LiveGroup, backlog: OutboxChange[], resumeFrom: number): Promise<Rendition[]> {
+  const rendered = await Promise.all(backlog.map((c) => group.render(c)));
+  // Live deliveries of these changes (which note `lastShown` on leaves) come first.
+  await group.settled();
+  const entered = new Set<string>();
+  const out: Rendition[] = [];
+  for (const r of rendered) {
+    if (!r) continue;
+    if (r.leaves && !r.toAll) {
+      const sawIt = entered.delete(r.leaves) || (r.lastShown !== undefined && r.lastShown <= resumeFrom);
+      if (!sawIt) continue;
+    } else if (r.leaves) entered.delete(r.leaves);
+    if (r.shows) entered.add(r.shows);
+    out.push(r);
+  }
+  return out;
+}
+
+/** An SSE id this server sent: a positive outbox id; null for anything else. */
+export function parseEventId(raw: string): number | null {
+  const s = raw.trim();
+  if (!/^\d{1,15}$/.test(s)) return null;
+  const n = Number(s);
+  return n > 0 ? n : null;
+}
