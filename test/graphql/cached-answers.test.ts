@@ -38,9 +38,16 @@ describe('GraphQL cached-answer fast path', () => {
       const first = await post(body, headers);
       expect(first.status).toBe(200);
       expect(first.headers['x-cache']).toBeUndefined();
-      const { result: again, queries } = await countQueries(() => post(body, headers));
+      // Statement-free once the authentication cache's change feed is connected (it may still be
+      // connecting right after start on a busy machine; until then authentication asks the database).
+      let counted = await countQueries(() => post(body, headers));
+      for (const deadline = Date.now() + 10_000; counted.queries > 0 && Date.now() < deadline; ) {
+        await new Promise((r) => setTimeout(r, 50));
+        counted = await countQueries(() => post(body, headers));
+      }
+      const again = counted.result;
       expect(again.headers['x-cache'], `accept ${accept}`).toBe('HIT');
-      expect(queries).toBe(0);
+      expect(counted.queries).toBe(0);
       expect(again.status).toBe(200);
       expect(again.text).toBe(first.text);
       expect(again.headers['content-type'], `accept ${accept}`).toBe(first.headers['content-type']);
