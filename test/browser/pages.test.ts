@@ -76,6 +76,40 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     await page.close();
   });
 
+  it('GraphiQL runs a subscription and shows events as they arrive (GraphQL over SSE)', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/graphql`);
+    // A fresh editor: the tabs the previous test left (and their remembered operation name) go.
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
+    await queryEditor.waitFor({ state: 'visible' });
+    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('query Project');
+    await queryEditor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText('subscription Live { postChanged(events: [CREATED]) { event entry { title } } }');
+    await page.locator('.graphiql-execute-button').click();
+    const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
+    // Writes until one arrives: the stream is open once GraphiQL shows it running, which the page does not say.
+    let n = 0;
+    await expect
+      .poll(
+        async () => {
+          n++;
+          await t.request({ method: 'POST', url: '/api/posts', headers: p.headers, body: { state: 'published', data: { title: `Live ${n}` } } });
+          return response();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toMatch(/"title": "Live \d+"/);
+    expect(await response()).toContain('"event": "CREATED"');
+    await browser.screenshot(page, 'graphiql-subscription-events');
+    await page.locator('.graphiql-execute-button').click(); // stops the subscription
+    expect(browser.outside).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it('the REST reference renders from this server and lists the routes', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/api/docs`);
