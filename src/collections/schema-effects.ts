@@ -1,11 +1,38 @@
 import type { Field } from '../db/generated/prisma/client.ts';
-import type { Tx } from '../db/client.ts';
+import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from '../filtering/field-indexes.ts';
 import { toFieldDef } from './model.ts';
 
 /** Redis channel on which schema changes are announced to every replica. */
 export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
+
+const identities = new WeakMap<Database, Promise<string>>();
+
+/**
+ * Which database an announcement is about: `<database name>@<cluster system identifier>`. Project ids
+ * are only unique within one database, so deployments (or test runs) sharing one Redis must not act
+ * on each other's announcements: a foreign "project 7 moved" made replicas drop and rebuild a schema
+ * nothing had changed. Every announcement carries it, and listeners ignore other databases'.
+ */
+export function databaseIdentityOf(database: Database): Promise<string> {
+  let identity = identities.get(database);
+  if (!identity) {
+    identity = (async () => {
+      const [db] = await database.query<{ name: string }>('SELECT current_database() AS name');
+      // Not every PostgreSQL exposes its control data (embedded builds): the name alone then.
+      const cluster = await database
+        .query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()')
+        .then(([row]) => row?.id ?? '')
+        .catch(() => '');
+      return `${db?.name ?? ''}@${cluster}`;
+    })();
+    // A failure (database unreachable) is not remembered: the next caller asks again.
+    identity.catch(() => identities.delete(database));
+    identities.set(database, identity);
+  }
+  return identity;
+}
 
 /**
  * What a schema change must do besides its rows: the per-field filter indexes to build or drop.
@@ -68,10 +95,11 @@ export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promis
  * authenticated with), but replicas then drop stale schemas and build the new one before the first
  * request needs it. Call after the transaction that bumped the revision has committed.
  */
-export async function announceSchemaRevision(services: Pick<Services, 'redis' | 'log'>, projectId: number, revision: number): Promise<void> {
+export async function announceSchemaRevision(services: Pick<Services, 'redis' | 'log' | 'database'>, projectId: number, revision: number): Promise<void> {
   if (!services.redis) return;
   try {
-    await services.redis.publish(SCHEMA_CHANNEL, JSON.stringify({ projectId, revision }));
+    const database = await databaseIdentityOf(services.database);
+    await services.redis.publish(SCHEMA_CHANNEL, JSON.stringify({ database, projectId, revision }));
   } catch (err) {
     services.log.warn({ err: (err as Error).message }, 'schema revision announcement failed');
   }

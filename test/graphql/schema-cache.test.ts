@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPostgres } from '../../src/db/client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -6,7 +6,7 @@ import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
 import { announceSchemaRevision } from '../../src/collections/schema-effects.ts';
-import { REDIS_URL } from '../helpers/pg.ts';
+import { REDIS_URL, createTestDatabase } from '../helpers/pg.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
 
@@ -62,6 +62,27 @@ describe('typed schema cache across two replicas (PostgreSQL + Redis)', () => {
     await announceSchemaRevision(a.services, p.id, project.schemaRevision);
     await until(() => cacheB.cachedRevisions(p.id).join() === String(project.schemaRevision));
     expect(cacheB.cachedRevisions(p.id)).not.toContain(current);
+  });
+
+  it('announcements of another database on the same Redis are ignored (project ids repeat across databases)', async () => {
+    const cacheB = typedSchemaCacheOf(bServices)!;
+    await onB('{ posts { data { title } } }');
+    const other = await createTestDatabase();
+    const foreign = openPostgres(other.url, 1);
+    const noticed = vi.spyOn(cacheB, 'noticeRevision');
+    try {
+      // Another deployment's "project <same id>" moving to a revision this one never had...
+      await announceSchemaRevision({ redis: a.services.redis, log: a.services.log, database: foreign }, p.id, 1_000_000);
+      // ...then this database's own announcement, which must arrive; the foreign one must not count.
+      const project = await a.database.prisma.project.update({ where: { id: p.id }, data: { schemaRevision: { increment: 1 } } });
+      await announceSchemaRevision(a.services, p.id, project.schemaRevision);
+      await until(() => noticed.mock.calls.some(([, revision]) => revision === project.schemaRevision));
+      expect(noticed.mock.calls.map(([, revision]) => revision)).not.toContain(1_000_000);
+    } finally {
+      noticed.mockRestore();
+      await foreign.close();
+      await other.drop();
+    }
   });
 
   it('a field change through the API announces itself: the other replica moves on without a request', async () => {

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Services } from '../../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
 import { buildTypedSchema } from './build.ts';
-import { SCHEMA_CHANNEL } from '../../collections/schema-effects.ts';
+import { SCHEMA_CHANNEL, databaseIdentityOf } from '../../collections/schema-effects.ts';
 
 export interface SchemaRevisionRef {
   projectId: number;
@@ -106,9 +106,17 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
   if (services.redis) {
     subscriber = services.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
     subscriber.on('error', (err) => services.log.warn({ err: err.message }, 'schema subscription error'));
+    // Until this database's identity is known, announcements are taken as ours (harmless: a notice
+    // only makes a schema rebuild early; every request still checks the revision it authenticated).
+    let ours: string | undefined;
+    databaseIdentityOf(services.database).then(
+      (identity) => (ours = identity),
+      () => {},
+    );
     subscriber.on('message', (_channel, message) => {
       try {
-        const { projectId, revision } = JSON.parse(message) as { projectId: unknown; revision: unknown };
+        const { database, projectId, revision } = JSON.parse(message) as { database?: unknown; projectId: unknown; revision: unknown };
+        if (ours !== undefined && database !== ours) return;
         if (typeof projectId === 'number' && typeof revision === 'number') cache.noticeRevision(projectId, revision);
       } catch {
         // Not ours or malformed: revision checks on requests still keep schemas right.
