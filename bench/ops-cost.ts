@@ -13,6 +13,7 @@ import { createBenchProject, openBenchDatabase } from './lib/database.ts';
 import { benchServerEnv, freePort, spawnTsx, treeCpuMs, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
+import { restGet } from './lib/http-scenarios.ts';
 import { cleanRedis } from './lib/redis.ts';
 import type { Row, Target } from './lib/report.ts';
 import { int } from './lib/stats.ts';
@@ -65,13 +66,12 @@ export async function runOpsCost(opts: OpsCostOptions): Promise<{ rows: Row[]; t
     await createContentModel(api);
     const seeded = await seedPosts(api, 200, 20);
     const load = { connections: opts.connections, durationSec: opts.durationSec };
-    const get = (base: string, extra: Record<string, string> = {}) => () =>
-      runLoad({ url: base, requests: seeded.posts.map((u) => ({ method: 'GET', path: `/api/posts/${u}`, headers: { ...project.headers, ...extra } })), ...load });
+    const get = (base: string, extra: Record<string, string> = {}) => () => restGet({ base, headers: { ...project.headers, ...extra } }, seeded.posts, load);
     const encodings = { 'accept-encoding': 'br, gzip' };
     const openapi = (base: string, extra: Record<string, string> = {}) => () => runLoad({ url: `${base}/api/openapi.json`, headers: extra, ...load });
 
     // Warm both servers (JIT, caches) before any measured round.
-    for (const s of [quiet, logged]) await runLoad({ url: s.base, requests: seeded.posts.map((u) => ({ method: 'GET', path: `/api/posts/${u}`, headers: project.headers })), connections: opts.connections, durationSec: 1 });
+    for (const s of [quiet, logged]) await restGet({ base: s.base, headers: project.headers }, seeded.posts, { ...load, durationSec: 1 });
     let off: Side | undefined;
     let on: Side | undefined;
     let compressed: Side | undefined;

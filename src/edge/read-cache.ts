@@ -11,13 +11,13 @@ export interface CacheScope {
   collectionGenerations?: Readonly<Record<string, readonly [number, number, number]>>;
 }
 
-/** What a cached read shows: the published or the draft content of one collection (by slug). */
 /** A cached GraphQL answer: the JSON text as sent, and its ETag when a GET may be tagged (no draft asked for). */
 export interface CachedAnswer {
   json: string;
   etag?: string;
 }
 
+/** What a cached read shows: the published or the draft content of one collection (by slug). */
 export interface ReadDependency {
   collection: string;
   state: 'published' | 'draft';

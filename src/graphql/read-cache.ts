@@ -42,6 +42,10 @@ export function createGraphqlReadCache(answers: ReadCache<CachedAnswer>): Graphq
   };
 }
 
+/** The one key layout of a GraphQL answer, shared by the plugin that stores and the fast path that looks up. */
+const answerKey = (cache: GraphqlReadCache, ctx: CacheScope, reads: ReadDependency[] | null, operationName: string | null | undefined, variables: string, query: string): string | null =>
+  cache.answers.keyForReads(ctx, reads, 'graphql', operationName ?? '', variables, query);
+
 const shapeKeyOf = (ctx: CacheScope, params: GraphqlParams): string =>
   `${ctx.project.id}|${ctx.project.schemaRevision}|${params.operationName ?? ''}|${JSON.stringify(params.variables ?? {})}|${params.query}`;
 
@@ -52,7 +56,7 @@ const shapeKeyOf = (ctx: CacheScope, params: GraphqlParams): string =>
 export function knownReadKey(cache: GraphqlReadCache, ctx: CacheScope, params: GraphqlParams): string | null {
   const shape = cache.shapes.get(shapeKeyOf(ctx, params));
   if (!shape) return null;
-  return cache.answers.keyForReads(ctx, shape.reads, 'graphql', params.operationName ?? '', shape.variables, params.query);
+  return answerKey(cache, ctx, shape.reads, params.operationName, shape.variables, params.query);
 }
 
 const persistedHashOf = (extensions: unknown): string | undefined => {
@@ -80,7 +84,7 @@ export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLCont
       const variables = args.variableValues ?? {};
       const reads = readDependencies(args.schema, operation, variables);
       const variablesJson = JSON.stringify(variables);
-      const key = answers.keyForReads(ctx, reads, 'graphql', args.operationName ?? '', variablesJson, query);
+      const key = answerKey(cache, ctx, reads, args.operationName, variablesJson, query);
       if (!key) return;
       const hit = answers.get(key) ?? (await answers.waitFor(key));
       if (hit) {
