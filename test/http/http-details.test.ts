@@ -54,9 +54,15 @@ describe('access log', () => {
       const res = await inject(app, 'GET', '/api/posts?where[title][eq]=secret', { ...p.headers, 'x-request-id': 'log-me' });
       expect(res.statusCode).toBe(200);
       await inject(app, 'GET', '/missing');
+      // Hostile header values never break the line (the sink parses every line as JSON).
+      await inject(app, 'GET', '/api/posts', { 'project-id': '"},{"level":60', authorization: p.headers.authorization, 'x-request-id': 'a"b\\c\nd' });
       await new Promise((r) => setImmediate(r));
       const access = lines.filter((l) => l.log === 'access');
-      expect(access).toHaveLength(2);
+      expect(access).toHaveLength(3);
+      expect(access[2]).toMatchObject({ level: 30, route: '/api/:collection', status: 400 });
+      expect(access[2].project).toBeUndefined();
+      expect(access[2].reqId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(typeof access[2].time).toBe('number');
       expect(access[0]).toMatchObject({ level: 30, method: 'GET', route: '/api/:collection', status: 200, reqId: 'log-me', project: p.uuid });
       expect(typeof access[0].ms).toBe('number');
       expect(JSON.stringify(access[0])).not.toContain('secret');
