@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { listenForChanges } from './db/change-feed.ts';
 import { createRateLimiter } from './edge/rate-limit.ts';
 import { ReadCache, type CachedAnswer } from './edge/read-cache.ts';
+import { KnownRestReads } from './edge/known-reads.ts';
 import { AuthCache } from './auth/auth-cache.ts';
 import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
@@ -47,6 +48,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     redis,
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
+    knownRestReads: config.READ_CACHE_MB > 0 ? new KnownRestReads() : undefined,
     graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0)) : undefined,
     authCache,
     tokenUsage: new TokenUsage(database, log),

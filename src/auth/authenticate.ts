@@ -36,9 +36,28 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
     // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
     if (ticket && cache) cache.set(ticket, cacheKey, row.id, row);
   }
-  const tokenId = row.token_id;
-  if (tokenId === null) throw unauthenticated();
+  if (row.token_id === null) throw unauthenticated();
+  return contextOf(services, row, row.token_id, requestId);
+}
 
+/**
+ * The request's context when this replica remembers its credentials (the authentication cache), with
+ * no statement and no waiting; undefined otherwise, for a caller that then takes the full path
+ * (`authenticate`, which also gives every failure its answer). A remembered row is always a success.
+ */
+export function authenticateFromCache(services: Services, headers: AuthHeaders, requestId?: string): Ctx | undefined {
+  const cache = services.authCache;
+  const projectUuid = one(headers.projectId);
+  const auth = one(headers.authorization);
+  if (!cache || !projectUuid || !auth || !isUuid(projectUuid)) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(auth);
+  if (!match) return undefined;
+  const row = cache.get(`${projectUuid.toLowerCase()}|${hashToken(match[1])}`);
+  if (!row || row.token_id === null) return undefined;
+  return contextOf(services, row, row.token_id, requestId);
+}
+
+function contextOf(services: Services, row: AuthRow, tokenId: number, requestId: string | undefined): Ctx {
   const project = toProject(row);
   services.tokenUsage?.note(tokenId);
   let log: Logger | undefined;

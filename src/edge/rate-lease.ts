@@ -66,6 +66,19 @@ export class LeasedLimiter {
    * Resolves to what is left, approximately: what the store reported at the last take plus what this
    * replica's lease still holds (other replicas' unused leases are not known here).
    */
+  /**
+   * A point from this replica's lease when one is there, without waiting: undefined when taking it
+   * would need the store (no lease, an empty or expired one, or one being refilled) or the key is
+   * blocked, and then nothing was taken. For callers that have a slower path to hand the request to.
+   */
+  tryConsume(key: string): LeaseState | undefined {
+    const lease = this.leases.get(key);
+    const now = this.now();
+    if (!lease || lease.pending || lease.blockedUntil > now || lease.left <= 0 || lease.until <= now) return undefined;
+    lease.left--;
+    return stateOf(lease, now);
+  }
+
   async consume(key: string): Promise<LeaseState> {
     for (;;) {
       const now = this.now();

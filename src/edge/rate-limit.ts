@@ -26,6 +26,11 @@ export interface RateLimiter {
    * `takeState(requestId)`, which the HTTP layer calls once as the response goes out.
    */
   consume(key: string, bucket: RateBucket, requestId?: string): Promise<void>;
+  /**
+   * One point without waiting, when this replica holds a lease for `key` (src/edge/rate-lease.ts):
+   * the budget's state after the draw, or undefined when only `consume` can decide (nothing taken).
+   */
+  tryConsume(key: string, bucket: RateBucket): RateState | undefined;
   takeState(requestId: string): RateState | undefined;
 }
 
@@ -41,6 +46,7 @@ const MAX_PENDING_STATES = 10_000;
 interface BucketLimiter {
   points: number;
   consume(key: string): Promise<LeaseState>;
+  tryConsume(key: string): LeaseState | undefined;
 }
 
 /**
@@ -61,7 +67,7 @@ export function createRateLimiter(perMinute: number, redis?: Redis, opts: { keyP
         new RateLimiterRedis({ storeClient: redis, points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}:${bucket}`, insuranceLimiter: memory, rejectIfRedisNotReady: true }),
         { points },
       );
-      limiters.set(bucket, { points, consume: (key) => leased.consume(key) });
+      limiters.set(bucket, { points, consume: (key) => leased.consume(key), tryConsume: (key) => leased.tryConsume(key) });
     } else {
       limiters.set(bucket, {
         points,
@@ -69,6 +75,8 @@ export function createRateLimiter(perMinute: number, redis?: Redis, opts: { keyP
           const res = await memory.consume(key);
           return { remaining: res.remainingPoints, msBeforeReset: res.msBeforeNext };
         },
+        // The memory limiter only answers through a promise.
+        tryConsume: () => undefined,
       });
     }
   }
@@ -90,6 +98,11 @@ export function createRateLimiter(perMinute: number, redis?: Redis, opts: { keyP
         keep(requestId, { limit: limiter.points, remaining: 0, resetSeconds: retryAfter, windowSeconds: WINDOW_SECONDS });
         throw rateLimited(retryAfter);
       }
+    },
+    tryConsume(key, bucket) {
+      const limiter = limiters.get(bucket)!;
+      const s = limiter.tryConsume(key);
+      return s && { limit: limiter.points, remaining: s.remaining, resetSeconds: Math.ceil(s.msBeforeReset / 1000), windowSeconds: WINDOW_SECONDS };
     },
     takeState(requestId) {
       const s = states.get(requestId);

@@ -111,7 +111,12 @@ export class ReadCache<V extends object = CachedRead> {
 
   /** The key of a published REST read: route name, request path and canonical query; `collection` is the route's. */
   restKeyFor(ctx: CacheScope, route: string, path: string, query: Record<string, unknown>, collection?: string): string | null {
-    const parts = [route, path, canonical(query)];
+    return this.restKey(ctx, route, path, canonical(query), collection);
+  }
+
+  /** `restKeyFor` with the query already in canonical form (src/edge/known-reads.ts keeps it so). */
+  restKey(ctx: CacheScope, route: string, path: string, canonicalQuery: string, collection?: string): string | null {
+    const parts = [route, path, canonicalQuery];
     return collection === undefined ? this.keyFor(ctx, ...parts) : this.keyForReads(ctx, [{ collection, state: 'published' }], ...parts);
   }
 
@@ -135,6 +140,15 @@ export class ReadCache<V extends object = CachedRead> {
     const hit = this.entries.get(key);
     if (hit) this.hits++;
     return hit;
+  }
+
+  /** The entry without counting anything: for a caller that may still hand the request on (it counts with `countHit`). */
+  peek(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  countHit(): void {
+    this.hits++;
   }
 
   /**

@@ -31,17 +31,16 @@ export function accessLog(log: Logger): ResponseObserver | undefined {
   const bindings = (access as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
   const head = `{"level":${access.levels.values.info}`;
   const quotedRoutes = new Map<string, string>();
-  return ({ req, reply, route, ms }) => {
+  return ({ method, route, status, ms, requestId, projectHeader }) => {
     let quoted = quotedRoutes.get(route);
     if (quoted === undefined) {
       quoted = JSON.stringify(route);
       // Patterns are a fixed set (unmatched requests share one name), so this stays small.
       if (quotedRoutes.size < 10_000) quotedRoutes.set(route, quoted);
     }
-    const project = req.headers['project-id'];
-    const projectField = typeof project === 'string' && isUuid(project) ? `,"project":"${project}"` : '';
+    const projectField = typeof projectHeader === 'string' && isUuid(projectHeader) ? `,"project":"${projectHeader}"` : '';
     destination.write(
-      `${head}${time()}${bindings},"method":"${req.method}","route":${quoted},"status":${reply.statusCode},"ms":${Math.round(ms * 10) / 10},"reqId":"${req.id}"${projectField}}\n`,
+      `${head}${time()}${bindings},"method":"${method}","route":${quoted},"status":${status},"ms":${Math.round(ms * 10) / 10},"reqId":"${requestId}"${projectField}}\n`,
     );
   };
 }

@@ -13,6 +13,13 @@ const EXPOSED_HEADERS = ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'rate
  * origin gets no CORS headers, and its preflight falls through to the route table (OPTIONS answers
  * 204 with `Allow` but no `Access-Control-*`, so the browser refuses).
  */
+/**
+ * Whether every response says `Vary: Origin`: with an allow-list the plugin decides per origin, so
+ * caches must keep answers apart by it (the Fetch standard's CORS and HTTP caches); `*` answers all
+ * origins alike. src/http/cached-reads.ts sends what the plugin would.
+ */
+export const corsVariesByOrigin = (originsList: string[]): boolean => originsList.length > 0 && !originsList.includes('*');
+
 export async function registerCors(app: FastifyInstance, originsList: string[]): Promise<void> {
   if (originsList.length === 0) return;
   const any = originsList.includes('*');

@@ -26,11 +26,11 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): R
   // One labelled child per (method, route, status), kept: prom-client hashes a label object on
   // every observe(), which costs more than the observation itself on a cached read.
   const series = new Map<string, { observe(v: number): void }>();
-  const observe: ResponseObserver = ({ req, reply, route, ms }) => {
-    const key = `${req.method} ${reply.statusCode} ${route}`;
+  const observe: ResponseObserver = ({ method, route, status, ms }) => {
+    const key = `${method} ${status} ${route}`;
     let child = series.get(key);
     if (!child) {
-      child = httpDuration.labels(req.method, route, String(reply.statusCode));
+      child = httpDuration.labels(method, route, String(status));
       series.set(key, child);
     }
     child.observe(ms / 1000);

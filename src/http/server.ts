@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { authorize } from '../context.ts';
@@ -16,11 +17,12 @@ import { requestIdOf } from './request-id.ts';
 import { accessLog } from './access-log.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealth } from './drain.ts';
-import { registerCors } from './cors.ts';
+import { corsVariesByOrigin, registerCors } from './cors.ts';
 import { registerCompression } from './compression.ts';
 import { registerMethodNotAllowed } from './method-not-allowed.ts';
 import { registerResponseHeaders } from './response-headers.ts';
-import { registerResponseObservers } from './response-observers.ts';
+import { combineObservers, registerResponseObservers } from './response-observers.ts';
+import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -37,7 +39,21 @@ const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
 export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
+  // Repeated cached published reads are answered before routing (src/http/cached-reads.ts); the
+  // answerer needs the app's observers and drain state, so it is set once they exist.
+  let early: EarlyAnswer | undefined;
   const app = Fastify({
+    serverFactory: (handler, opts) => {
+      const server = createServer((req, res) => {
+        if (early?.(req, res)) return;
+        handler(req, res);
+      });
+      // What Fastify sets on a server it makes itself.
+      const { keepAliveTimeout, requestTimeout } = opts as { keepAliveTimeout?: number; requestTimeout?: number };
+      server.keepAliveTimeout = keepAliveTimeout ?? 72_000;
+      server.requestTimeout = requestTimeout ?? 0;
+      return server;
+    },
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -57,7 +73,8 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   app.setErrorHandler(errorHandler);
   registerMethodNotAllowed(app, routing);
   registerResponseHeaders(app, services, () => app.draining);
-  registerResponseObservers(app, [accessLog(services.log), registerMetrics(app, services)]);
+  const observe = combineObservers([accessLog(services.log), registerMetrics(app, services)]);
+  registerResponseObservers(app, observe);
   await registerCors(app, services.config.CORS_ORIGINS);
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
@@ -91,6 +108,12 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   await app.register((scope) => mountMultipartRoutes(scope, services, registerRoute));
   await mountGraphql(app, services);
   mountStaticAssets(app);
+  early = cachedReadAnswerer(services, {
+    observe,
+    compressionMinBytes: services.config.COMPRESSION_MIN_BYTES,
+    varyOrigin: corsVariesByOrigin(services.config.CORS_ORIGINS),
+    draining: () => app.draining,
+  });
   return app;
 }
 
@@ -107,6 +130,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         raw: req,
         reply,
         readCache: services.readCache,
+        knownReads: services.knownRestReads,
         admit: () => admit(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket),
       };
       let result;

@@ -65,8 +65,22 @@ export function withPublishedEtag(route: string, handler: Handler): Handler {
   return async (ctx, input) => {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = input.readCache;
+    const path = input.raw.url.split('?')[0];
+    const canonicalQuery = canonical(input.query);
     // Keyed by the route's collection: its published generation also moves with what it hydrates.
-    const key = cache?.restKeyFor(ctx, route, input.raw.url.split('?')[0], input.query, input.params.collection) ?? null;
+    const key = cache?.restKey(ctx, route, path, canonicalQuery, input.params.collection) ?? null;
+    const projectHeader = input.headers['project-id'];
+    if (key && input.knownReads && typeof projectHeader === 'string' && input.raw.method === 'GET') {
+      // Every published read route requires `read` (the route table; test/auth/matrix.test.ts).
+      input.knownReads.remember(projectHeader, input.raw.url, () => ({
+        route,
+        routePattern: input.raw.routeOptions.url ?? '(unmatched)',
+        ability: 'read',
+        path,
+        canonicalQuery,
+        collection: input.params.collection,
+      }));
+    }
     if (!cache || !key) {
       const result = await handler(ctx, input);
       const read = cacheable(result, input);

@@ -4,6 +4,7 @@ import type { Ability } from '../auth/abilities.ts';
 import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache.ts';
+import type { KnownRestReads } from '../edge/known-reads.ts';
 import type { RouteResponse } from './openapi/components.ts';
 import type { EndUserCtx } from '../users/context.ts';
 
@@ -22,6 +23,8 @@ export interface RestInput {
   admit?: () => Promise<Ctx>;
   /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
   readCache?: ReadCache;
+  /** Where published reads note their URLs for the early answer (src/http/cached-reads.ts); with `readCache`. */
+  knownReads?: KnownRestReads;
 }
 
 export interface RestResult {

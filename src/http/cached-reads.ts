@@ -1,0 +1,93 @@
+import { performance } from 'node:perf_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { holds } from '../auth/abilities.ts';
+import { authenticateFromCache } from '../auth/authenticate.ts';
+import { matchesIfNoneMatch } from '../edge/etag.ts';
+import { rateKeyOf } from '../edge/pipeline.ts';
+import type { EdgeServices } from '../edge/services.ts';
+import { requestIdOf } from './request-id.ts';
+import type { ResponseObserver } from './response-observers.ts';
+
+export interface CachedReadOptions {
+  /** The access log and the HTTP histogram, as Fastify's `onResponse` runs them. */
+  observe?: ResponseObserver;
+  /** COMPRESSION_MIN_BYTES: bodies from this size may be compressed, which only the full path does. */
+  compressionMinBytes: number;
+  /** Every response carries `Vary: Origin` (src/http/cors.ts). */
+  varyOrigin: boolean;
+  draining: () => boolean;
+}
+
+export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Answers a repeated published REST read from the read cache before Fastify routes the request, or
+ * returns false and leaves it to Fastify untouched. On the cheapest request there is, a cached
+ * published read whose whole cost is a few dozen microseconds, the framework's per-request machinery
+ * (request and reply objects, routing, the hook chain the operations plugins add) was most of the
+ * cost (BENCHMARKS.md, "Cost of the operations plugins"); here the answer costs what the socket costs.
+ * The GraphQL twin is src/graphql/cached-answers.ts.
+ *
+ * As strict as the full path, by construction:
+ * - only a URL the route itself answered as a published read on this replica (src/edge/known-reads.ts),
+ *   so the routing, query parsing and input checks are the ones it passed;
+ * - authenticated from the same authentication cache the full path reads first (a replica that has
+ *   to ask PostgreSQL hands the request on), holding the route's ability;
+ * - the cache key computed again as the route computes it, from this request's own generations, and
+ *   only an answer the route stored under that key is sent, with the same tag and 304 rule;
+ * - one point from the token's rate budget, taken only from a lease this replica already holds
+ *   (anything that needs Redis, or would refuse, goes the full way, so nothing is charged twice);
+ * - the same headers (`ETag`, `Cache-Control`, `X-Cache: HIT`, `x-request-id`, `RateLimit-*`, the
+ *   CORS plugin's `Vary: Origin`) and
+ *   the same access line and histogram observation.
+ * Anything else hands the request on: other methods, cross-origin requests (CORS), bodies, a body
+ * the client would get compressed, a draining server, a URL not seen, a miss.
+ */
+export function cachedReadAnswerer(services: EdgeServices, opts: CachedReadOptions): EarlyAnswer | undefined {
+  const { readCache, knownRestReads, rateLimiter } = services;
+  if (!readCache || !knownRestReads || !services.authCache) return undefined;
+  return (req, res) => {
+    const started = performance.now();
+    if (req.method !== 'GET' || opts.draining()) return false;
+    const h = req.headers;
+    const projectHeader = h['project-id'];
+    if (typeof projectHeader !== 'string' || h.authorization === undefined) return false;
+    if (h.origin !== undefined || h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return false;
+    const shape = knownRestReads.find(projectHeader, req.url ?? '');
+    if (!shape) return false;
+    const requestId = requestIdOf(req);
+    const ctx = authenticateFromCache(services, { projectId: projectHeader, authorization: h.authorization }, requestId);
+    if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, shape.ability)) return false;
+    const key = readCache.restKey(ctx, shape.route, shape.path, shape.canonicalQuery, shape.collection);
+    const read = key === null ? undefined : readCache.peek(key);
+    if (!read) return false;
+    if (h['accept-encoding'] !== undefined && read.json.length * 3 >= opts.compressionMinBytes && Buffer.byteLength(read.json) >= opts.compressionMinBytes) return false;
+    const rate = rateLimiter.tryConsume(rateKeyOf(ctx), 'default');
+    if (!rate) return false;
+    readCache.countHit();
+
+    const headers: Record<string, string | number> = {
+      ...read.headers,
+      etag: read.etag,
+      'cache-control': 'no-cache',
+      'x-cache': 'HIT',
+      'x-request-id': requestId,
+      'ratelimit-limit': rate.limit,
+      'ratelimit-remaining': rate.remaining,
+      'ratelimit-reset': rate.resetSeconds,
+      'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
+    };
+    if (opts.varyOrigin) headers.vary = 'Origin';
+    let status = 200;
+    if (matchesIfNoneMatch(h['if-none-match'], read.etag)) {
+      status = 304;
+      res.writeHead(304, headers).end();
+    } else {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      headers['content-length'] = Buffer.byteLength(read.json);
+      res.writeHead(200, headers).end(read.json);
+    }
+    opts.observe?.({ method: 'GET', route: shape.routePattern, status, ms: performance.now() - started, requestId, projectHeader });
+    return true;
+  };
+}
