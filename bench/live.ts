@@ -231,6 +231,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     let anomalies = 0;
     let resumedExact = 0;
     let resumedEvents = 0;
+    let inexact = 0;
     subs.forEach((s, i) => {
       const exp = expected.get(LIVE_GROUPS[i % LIVE_GROUPS.length])!;
       const got = new Set(s.ids);
@@ -239,6 +240,10 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       missing += lost;
       anomalies += s.anomalies.length;
       const exact = lost === 0 && got.size === s.ids.length && s.ids.length === exp.length && s.anomalies.length === 0;
+      if (!exact && inexact++ < 5) {
+        const firstLost = exp.find((id) => !got.has(id));
+        log(`live: subscriber ${i}${droppedSet.has(i) ? ' (dropped)' : ''}: ${s.ids.length} of ${exp.length} events, ${lost} missing (first ${firstLost}), last received ${s.ids[s.ids.length - 1]}, anomalies ${s.anomalies.join(',') || 'none'}`);
+      }
       if (droppedSet.has(i)) {
         if (exact) resumedExact++;
         return;
