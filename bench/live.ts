@@ -138,7 +138,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     REDIS_URL: undefined,
   };
   const server = CPU_PROF_DIR
-    ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env)
+    ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env, process.env.BENCH_SERVER_DIR)
     : spawnTsx('live server', 'src/main.ts', env);
   const subs: SseSubscriber[] = [];
   let peakRss = 0;
@@ -171,8 +171,14 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       writes.push(must(api, 'POST', '/api/posts', { data: { title: `${LIVE_GROUPS[i % LIVE_GROUPS.length]} ${i}` } }).then(() => writeMs.push(Date.now() - sent)));
       // One second into the writes, so the dropped subscribers hold a Last-Event-ID to resume from.
       if (dropN > 0 && i === Math.round(rate)) {
-        for (const d of dropped) d.sub.close();
-        dropTimer = sleep(dropSec * 1000).then(async () => {
+        // Each dropped subscriber must hold an event id to resume from: a server running behind (a
+        // loaded host) may not have delivered any yet, and one reconnecting without Last-Event-ID
+        // starts afresh by design, which would count as lost here.
+        const armed = (async () => {
+          while (dropped.some((d) => d.sub.lastId === undefined) && Date.now() - started < durationSec * 1000) await sleep(20);
+          for (const d of dropped) d.sub.close();
+        })();
+        dropTimer = armed.then(() => sleep(dropSec * 1000)).then(async () => {
           await openAll(dropped.length, 50, (k) => {
             const { index, sub } = dropped[k];
             const again = subscribeSse({ base: url, headers: api.headers, query: queryFor(LIVE_GROUPS[index % LIVE_GROUPS.length]), lastEventId: sub.lastId, into: sub });
