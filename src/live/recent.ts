@@ -1,18 +1,16 @@
-import type { OutboxChange } from './stream.ts';
-
 /** An outbox row the stream released, as much of it as a resume needs. */
-interface Released {
+interface Released<C> {
   id: number;
   projectId: number;
   collectionId: number;
   /** Null for an event that is not a content change (it still counts towards LIVE_MAX_BACKLOG). */
-  change: OutboxChange | null;
+  change: C | null;
   /** When it was released (Date.now()). */
   at: number;
 }
 
 /**
- * The outbox rows this replica's change stream released lately, in id order, so that a resume reads
+ * The outbox rows this replica's change stream (src/live/stream.ts) released lately, in id order, so that a resume reads
  * its backlog from memory instead of the database: a drop of many subscribers (a proxy restart, a
  * network blip) makes them all reconnect at once, and each read of its own backlog from the outbox
  * (hundreds of rows, each with the entry's JSON) competed with the live fan-out for the same CPU and
@@ -22,8 +20,8 @@ interface Released {
  * here (rows without one never match a subscription). Rows older than `keepMs`, or past `maxRows`,
  * are let go and the floor rises; a resume from below the floor reads the outbox as before.
  */
-export class RecentChanges {
-  private rows: Released[] = [];
+export class RecentChanges<C> {
+  private rows: Array<Released<C>> = [];
   /** Index of the oldest row still held (rows before it are let go, removed in bulk). */
   private head = 0;
 
@@ -34,7 +32,7 @@ export class RecentChanges {
   ) {}
 
   /** A released row (called in id order, right as the stream advances past it). */
-  record(id: number, projectId: number, collectionId: number, change: OutboxChange | null, now: number): void {
+  record(id: number, projectId: number, collectionId: number, change: C | null, now: number): void {
     this.rows.push({ id, projectId, collectionId, change, at: now });
     const cutoff = now - this.keepMs;
     while (this.head < this.rows.length && (this.rows.length - this.head > this.maxRows || this.rows[this.head].at < cutoff)) {
@@ -51,7 +49,7 @@ export class RecentChanges {
    * The rows of one collection with ids in (after, upTo], at most `limit` of them, or undefined when
    * some may have been let go (`after` below the floor).
    */
-  between(after: number, upTo: number, projectId: number, collectionId: number, limit: number): Array<OutboxChange | null> | undefined {
+  between(after: number, upTo: number, projectId: number, collectionId: number, limit: number): Array<C | null> | undefined {
     if (after < this.floor) return undefined;
     const rows = this.rows;
     let lo = this.head;
@@ -61,7 +59,7 @@ export class RecentChanges {
       if (rows[mid].id <= after) lo = mid + 1;
       else hi = mid;
     }
-    const out: Array<OutboxChange | null> = [];
+    const out: Array<C | null> = [];
     for (let i = lo; i < rows.length && rows[i].id <= upTo && out.length < limit; i++) {
       const r = rows[i];
       if (r.projectId === projectId && r.collectionId === collectionId) out.push(r.change);

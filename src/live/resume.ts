@@ -17,7 +17,7 @@ export async function readBacklog(
   filter: LiveFilter,
   after: number,
   upTo: number,
-  recent?: RecentChanges,
+  recent?: RecentChanges<OutboxChange>,
 ): Promise<OutboxChange[] | 'reset'> {
   if (after > upTo) return 'reset';
   // The id the client saw must still be in the outbox and young enough: rows past the window may be

@@ -104,7 +104,7 @@ export class ChangeStream {
   /** Every id at or below has been released (or never committed). */
   cursor = 0;
   /** What was released lately, for resumes (src/live/resume.ts); set by `start`. */
-  recent?: RecentChanges;
+  recent?: RecentChanges<OutboxChange>;
   private readonly gaps = new Map<number, Gap>();
   private closed = false;
   private readonly runner = new SerialRunner(() => this.drain(), () => this.closed);
