@@ -66,6 +66,9 @@ export interface LiveBenchResult {
   busySeconds: number;
   /** 1-minute load average at the end of the writes. */
   load: number;
+  /** Rows the database read (returned + fetched) and transactions it ran, from the first write to the last delivery. */
+  dbRows: number;
+  dbTransactions: number;
 }
 
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
@@ -95,6 +98,17 @@ function childPids(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Rows the bench database handed out so far (sequential and index reads) and transactions: the
+ * database's share of the work, which competes for the same cores and is steadier than CPU seconds.
+ */
+async function dbWork(db: BenchDatabase['db']): Promise<{ rows: number; xacts: number }> {
+  const [r] = await db.query<{ rows: string; xacts: string }>(
+    `SELECT (tup_returned + tup_fetched)::text AS rows, (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return { rows: Number(r?.rows ?? 0), xacts: Number(r?.xacts ?? 0) };
 }
 
 /** Opens `n` subscribers `width` at a time (5,000 handshakes at once would measure the accept queue). */
@@ -161,6 +175,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const writeMs: number[] = [];
     const total = Math.round(rate * durationSec);
     const cpu0 = { server: cpuSeconds(server), harness: process.cpuUsage() };
+    const db0 = await dbWork(bench.db);
     const started = Date.now();
     let dropTimer: Promise<void> = Promise.resolve();
     for (let i = 0; i < total; i++) {
@@ -230,6 +245,9 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const harnessUsage = process.cpuUsage(cpu0.harness);
     const serverCpuSeconds = cpuSeconds(server) - cpu0.server;
     const harnessCpuSeconds = (harnessUsage.user + harnessUsage.system) / 1e6;
+    // Statistics reach pg_stat_database within a second of a transaction's end.
+    await sleep(1500);
+    const db1 = await dbWork(bench.db);
     const droppedSet = new Set(dropped.map((d) => d.index));
     const latencies: number[] = [];
     let missing = 0;
@@ -282,6 +300,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       harnessCpuSeconds,
       busySeconds: busyFor,
       load,
+      dbRows: db1.rows - db0.rows,
+      dbTransactions: db1.xacts - db0.xacts,
     };
   } finally {
     clearInterval(rssTimer);
@@ -310,7 +330,7 @@ export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; ta
     targets: [
       {
         name: 'live: commit→delivery p99 < 100 ms, none lost or duplicated, server RSS < 600 MB',
-        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), load ${r.load.toFixed(1)}`,
+        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), database ${int(r.dbRows)} rows read in ${int(r.dbTransactions)} transactions, load ${r.load.toFixed(1)}`,
         pass: r.p99 < 100 && lossDup === 0 && r.rss < 600 * 1_048_576,
       },
       {
