@@ -19,6 +19,7 @@
  * (which reads every event), and the machine's load average, since on a shared host they decide it.
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, type BenchDatabase } from './lib/database.ts';
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,13 @@ export interface LiveBenchResult {
   /** The writer's request time (POST sent → answer read): commit lies inside it. */
   writeP50: number;
   writeP99: number;
+  /** Latency from the moment this harness saw the row committed (its own LISTEN) to delivery, and how many samples had that. */
+  commitP50: number;
+  commitP99: number;
+  commitSamples: number;
+  /** Outbox `created_at` (transaction start) to the commit seen: the write's own share of `p50`/`p99`. */
+  transactionP50: number;
+  transactionP99: number;
   /** Seconds of writing. */
   seconds: number;
   /** CPU seconds spent from the first write to the last delivery: the server process, this harness. */
@@ -111,6 +119,54 @@ async function dbWork(db: BenchDatabase['db']): Promise<{ rows: number; xacts: n
   return { rows: Number(r?.rows ?? 0), xacts: Number(r?.xacts ?? 0) };
 }
 
+/**
+ * When each outbox row was first seen committed, by this harness's own LISTEN on the channel writers
+ * notify at commit: `created_at` is the transaction's start, so latency from it includes the write's
+ * own duration (seconds on a loaded host). On each notification the new ids are read; each gets the
+ * arrival time of the earliest notification not yet accounted for, which is at or before its commit
+ * is seen here, so commit → delivery measured from it errs on the long side.
+ */
+async function watchCommits(url: string): Promise<{ seen: Map<number, number>; close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const seen = new Map<number, number>();
+  let high = Number((await client.query<{ max: string | null }>('SELECT max(id)::text AS max FROM outbox_events')).rows[0]?.max ?? 0);
+  let earliest: number | undefined;
+  let reading = false;
+  let closed = false;
+  const read = async (): Promise<void> => {
+    if (reading || closed) return;
+    reading = true;
+    try {
+      while (earliest !== undefined && !closed) {
+        const at = earliest;
+        earliest = undefined;
+        // A little below the highest id seen: a transaction that drew its id earlier may commit later.
+        const { rows } = await client.query<{ id: string }>('SELECT id::text AS id FROM outbox_events WHERE id > $1', [high - 200]);
+        for (const r of rows) {
+          const id = Number(r.id);
+          if (!seen.has(id)) seen.set(id, at);
+          if (id > high) high = id;
+        }
+      }
+    } finally {
+      reading = false;
+    }
+  };
+  client.on('notification', () => {
+    earliest ??= Date.now();
+    void read();
+  });
+  await client.query('LISTEN cms_webhook_outbox');
+  return {
+    seen,
+    async close() {
+      closed = true;
+      await client.end().catch(() => {});
+    },
+  };
+}
+
 /** Opens `n` subscribers `width` at a time (5,000 handshakes at once would measure the accept queue). */
 async function openAll(n: number, width: number, open: (i: number) => SseSubscriber): Promise<SseSubscriber[]> {
   const subs: SseSubscriber[] = new Array(n);
@@ -156,6 +212,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     : spawnTsx('live server', 'src/main.ts', env);
   const subs: SseSubscriber[] = [];
   let peakRss = 0;
+  let commits: Awaited<ReturnType<typeof watchCommits>> | undefined;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -174,6 +231,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const writes: Array<Promise<unknown>> = [];
     const writeMs: number[] = [];
     const total = Math.round(rate * durationSec);
+    commits = await watchCommits(bench.url);
     const cpu0 = { server: cpuSeconds(server), harness: process.cpuUsage() };
     const db0 = await dbWork(bench.db);
     const started = Date.now();
@@ -248,8 +306,11 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     // Statistics reach pg_stat_database within a second of a transaction's end.
     await sleep(1500);
     const db1 = await dbWork(bench.db);
+    await commits.close();
+    const seenCommitted = commits.seen;
     const droppedSet = new Set(dropped.map((d) => d.index));
     const latencies: number[] = [];
+    const fromCommit: number[] = [];
     let missing = 0;
     let duplicates = 0;
     let anomalies = 0;
@@ -275,11 +336,15 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       s.ids.forEach((id, k) => {
         const c = createdAt.get(id);
         if (c !== undefined) latencies.push(s.at[k] - c);
+        const committed = seenCommitted.get(id);
+        if (committed !== undefined) fromCommit.push(s.at[k] - committed);
       });
     });
     for (const d of dropped) resumedEvents += subs[d.index].ids.length;
     const p = percentiles(latencies);
     const w = percentiles(writeMs);
+    const fc = percentiles(fromCommit);
+    const tx = percentiles([...createdAt].flatMap(([id, c]) => (seenCommitted.has(id) ? [seenCommitted.get(id)! - c] : [])));
     return {
       subscribers: n,
       writes: total,
@@ -296,6 +361,11 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       seconds: durationSec,
       writeP50: w.p50,
       writeP99: w.p99,
+      commitP50: fc.p50,
+      commitP99: fc.p99,
+      commitSamples: fromCommit.length,
+      transactionP50: tx.p50,
+      transactionP99: tx.p99,
       serverCpuSeconds,
       harnessCpuSeconds,
       busySeconds: busyFor,
@@ -305,6 +375,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     };
   } finally {
     clearInterval(rssTimer);
+    await commits?.close();
     for (const s of subs) s?.close();
     await server.stop();
     await cleanRedis(redisUrl, prefix);
@@ -330,7 +401,7 @@ export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; ta
     targets: [
       {
         name: 'live: commit→delivery p99 < 100 ms, none lost or duplicated, server RSS < 600 MB',
-        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), database ${int(r.dbRows)} rows read in ${int(r.dbTransactions)} transactions, load ${r.load.toFixed(1)}`,
+        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms (from the commit seen: p50 ${ms(r.commitP50)} ms, p99 ${ms(r.commitP99)} ms; transaction start → commit p50 ${ms(r.transactionP50)} ms, p99 ${ms(r.transactionP99)} ms), ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), database ${int(r.dbRows)} rows read in ${int(r.dbTransactions)} transactions, load ${r.load.toFixed(1)}`,
         pass: r.p99 < 100 && lossDup === 0 && r.rss < 600 * 1_048_576,
       },
       {
