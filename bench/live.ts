@@ -28,6 +28,7 @@ import { createContentModel, must, type Api } from './lib/seed.ts';
 import { subscribeSse, type SseSubscriber } from './lib/sse-subscriber.ts';
 import { int, mb, ms, percentiles, sleep } from './lib/stats.ts';
 import { cleanRedis } from './lib/redis.ts';
+import { dbWork, watchCommits } from './lib/live-measures.ts';
 import type { Row, Target } from './lib/report.ts';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -57,6 +58,13 @@ export interface LiveBenchResult {
   /** The writer's request time (POST sent → answer read): commit lies inside it. */
   writeP50: number;
   writeP99: number;
+  /** Latency from the moment this harness saw the row committed (its own LISTEN) to delivery, and how many samples had that. */
+  commitP50: number;
+  commitP99: number;
+  commitSamples: number;
+  /** Outbox `created_at` (transaction start) to the commit seen: the write's own share of `p50`/`p99`. */
+  transactionP50: number;
+  transactionP99: number;
   /** Seconds of writing. */
   seconds: number;
   /** CPU seconds spent from the first write to the last delivery: the server process, this harness. */
@@ -66,6 +74,9 @@ export interface LiveBenchResult {
   busySeconds: number;
   /** 1-minute load average at the end of the writes. */
   load: number;
+  /** Rows the database read (returned + fetched) and transactions it ran, from the first write to the last delivery. */
+  dbRows: number;
+  dbTransactions: number;
 }
 
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
@@ -138,10 +149,11 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     REDIS_URL: undefined,
   };
   const server = CPU_PROF_DIR
-    ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env)
+    ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env, process.env.BENCH_SERVER_DIR)
     : spawnTsx('live server', 'src/main.ts', env);
   const subs: SseSubscriber[] = [];
   let peakRss = 0;
+  let commits: Awaited<ReturnType<typeof watchCommits>> | undefined;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -160,7 +172,9 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const writes: Array<Promise<unknown>> = [];
     const writeMs: number[] = [];
     const total = Math.round(rate * durationSec);
+    commits = await watchCommits(bench.url);
     const cpu0 = { server: cpuSeconds(server), harness: process.cpuUsage() };
+    const db0 = await dbWork(bench.db);
     const started = Date.now();
     let dropTimer: Promise<void> = Promise.resolve();
     for (let i = 0; i < total; i++) {
@@ -171,8 +185,14 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       writes.push(must(api, 'POST', '/api/posts', { data: { title: `${LIVE_GROUPS[i % LIVE_GROUPS.length]} ${i}` } }).then(() => writeMs.push(Date.now() - sent)));
       // One second into the writes, so the dropped subscribers hold a Last-Event-ID to resume from.
       if (dropN > 0 && i === Math.round(rate)) {
-        for (const d of dropped) d.sub.close();
-        dropTimer = sleep(dropSec * 1000).then(async () => {
+        // Each dropped subscriber must hold an event id to resume from: a server running behind (a
+        // loaded host) may not have delivered any yet, and one reconnecting without Last-Event-ID
+        // starts afresh by design, which would count as lost here.
+        const armed = (async () => {
+          while (dropped.some((d) => d.sub.lastId === undefined) && Date.now() - started < durationSec * 1000) await sleep(20);
+          for (const d of dropped) d.sub.close();
+        })();
+        dropTimer = armed.then(() => sleep(dropSec * 1000)).then(async () => {
           await openAll(dropped.length, 50, (k) => {
             const { index, sub } = dropped[k];
             const again = subscribeSse({ base: url, headers: api.headers, query: queryFor(LIVE_GROUPS[index % LIVE_GROUPS.length]), lastEventId: sub.lastId, into: sub });
@@ -224,13 +244,20 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     const harnessUsage = process.cpuUsage(cpu0.harness);
     const serverCpuSeconds = cpuSeconds(server) - cpu0.server;
     const harnessCpuSeconds = (harnessUsage.user + harnessUsage.system) / 1e6;
+    // Statistics reach pg_stat_database within a second of a transaction's end.
+    await sleep(1500);
+    const db1 = await dbWork(bench.db);
+    await commits.close();
+    const seenCommitted = commits.seen;
     const droppedSet = new Set(dropped.map((d) => d.index));
     const latencies: number[] = [];
+    const fromCommit: number[] = [];
     let missing = 0;
     let duplicates = 0;
     let anomalies = 0;
     let resumedExact = 0;
     let resumedEvents = 0;
+    let inexact = 0;
     subs.forEach((s, i) => {
       const exp = expected.get(LIVE_GROUPS[i % LIVE_GROUPS.length])!;
       const got = new Set(s.ids);
@@ -239,6 +266,10 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       missing += lost;
       anomalies += s.anomalies.length;
       const exact = lost === 0 && got.size === s.ids.length && s.ids.length === exp.length && s.anomalies.length === 0;
+      if (!exact && inexact++ < 5) {
+        const firstLost = exp.find((id) => !got.has(id));
+        log(`live: subscriber ${i}${droppedSet.has(i) ? ' (dropped)' : ''}: ${s.ids.length} of ${exp.length} events, ${lost} missing (first ${firstLost}), last received ${s.ids[s.ids.length - 1]}, anomalies ${s.anomalies.join(',') || 'none'}`);
+      }
       if (droppedSet.has(i)) {
         if (exact) resumedExact++;
         return;
@@ -246,11 +277,15 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       s.ids.forEach((id, k) => {
         const c = createdAt.get(id);
         if (c !== undefined) latencies.push(s.at[k] - c);
+        const committed = seenCommitted.get(id);
+        if (committed !== undefined) fromCommit.push(s.at[k] - committed);
       });
     });
     for (const d of dropped) resumedEvents += subs[d.index].ids.length;
     const p = percentiles(latencies);
     const w = percentiles(writeMs);
+    const fc = percentiles(fromCommit);
+    const tx = percentiles([...createdAt].flatMap(([id, c]) => (seenCommitted.has(id) ? [seenCommitted.get(id)! - c] : [])));
     return {
       subscribers: n,
       writes: total,
@@ -267,13 +302,21 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
       seconds: durationSec,
       writeP50: w.p50,
       writeP99: w.p99,
+      commitP50: fc.p50,
+      commitP99: fc.p99,
+      commitSamples: fromCommit.length,
+      transactionP50: tx.p50,
+      transactionP99: tx.p99,
       serverCpuSeconds,
       harnessCpuSeconds,
       busySeconds: busyFor,
       load,
+      dbRows: db1.rows - db0.rows,
+      dbTransactions: db1.xacts - db0.xacts,
     };
   } finally {
     clearInterval(rssTimer);
+    await commits?.close();
     for (const s of subs) s?.close();
     await server.stop();
     await cleanRedis(redisUrl, prefix);
@@ -299,7 +342,7 @@ export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; ta
     targets: [
       {
         name: 'live: commit→delivery p99 < 100 ms, none lost or duplicated, server RSS < 600 MB',
-        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), load ${r.load.toFixed(1)}`,
+        measured: `${int(r.subscribers)} subscribers: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms (from the commit seen: p50 ${ms(r.commitP50)} ms, p99 ${ms(r.commitP99)} ms; transaction start → commit p50 ${ms(r.transactionP50)} ms, p99 ${ms(r.transactionP99)} ms), ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), database ${int(r.dbRows)} rows read in ${int(r.dbTransactions)} transactions, load ${r.load.toFixed(1)}`,
         pass: r.p99 < 100 && lossDup === 0 && r.rss < 600 * 1_048_576,
       },
       {

@@ -154,7 +154,7 @@ export class LiveHub {
     sub.shownAfter = 0;
     sub.hold();
     try {
-      const backlog = await readBacklog(this.opts.database, this.opts.limits, filter, resumeFrom, cursor);
+      const backlog = await readBacklog(this.opts.database, this.opts.limits, filter, resumeFrom, cursor, this.stream!.recent);
       if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
       else sub.replay(await replayOf(group, backlog, resumeFrom), cursor);
     } catch (err) {

@@ -1,14 +1,24 @@
 import type { Database } from '../db/client.ts';
 import type { LiveGroup } from './group.ts';
 import { toChange, type OutboxChange } from './stream.ts';
+import type { RecentChanges } from './recent.ts';
 import type { LiveFilter, Rendition } from './subscription.ts';
 
 /**
  * Resume (Last-Event-ID): the changes of a subscriber's collection after the id it last saw, up to
  * the stream's cursor when it rejoined, or 'reset' when that id is outside the window or the backlog
- * is too long. Read for each resuming subscriber alone; rendered through its group (src/live/hub.ts).
+ * is too long. The anchor is always checked in the outbox; the rows come from `recent` (what the stream
+ * released lately) when it holds them all, else from the outbox. Rendered through the subscriber's
+ * group (src/live/hub.ts).
  */
-export async function readBacklog(database: Database, limits: { resumeWindowSeconds: number; maxBacklog: number }, filter: LiveFilter, after: number, upTo: number): Promise<OutboxChange[] | 'reset'> {
+export async function readBacklog(
+  database: Database,
+  limits: { resumeWindowSeconds: number; maxBacklog: number },
+  filter: LiveFilter,
+  after: number,
+  upTo: number,
+  recent?: RecentChanges<OutboxChange>,
+): Promise<OutboxChange[] | 'reset'> {
   if (after > upTo) return 'reset';
   // The id the client saw must still be in the outbox and young enough: rows past the window may be
   // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
@@ -17,10 +27,18 @@ export async function readBacklog(database: Database, limits: { resumeWindowSeco
     [after, limits.resumeWindowSeconds],
   );
   if (!anchor?.fresh) return 'reset';
+  // From memory when the stream still holds every row after `after` (src/live/recent.ts).
+  const held = recent?.between(after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1);
+  if (held) {
+    if (held.length > limits.maxBacklog) return 'reset';
+    return held.filter((c): c is OutboxChange => c !== null && (!filter.events || filter.events.has(c.event)));
+  }
+  // Ordered by the table's bigint id: a bare `id` would name the text column of the select list, and
+  // 10 sorts before 9 as text (a resume across 9 → 10 replayed out of order).
   const rows = await database.query<Parameters<typeof toChange>[0]>(
     `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
             payload->'content_entry' AS entry, created_at
-       FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY id LIMIT $5`,
+       FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY outbox_events.id LIMIT $5`,
     [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
   );
   if (rows.length > limits.maxBacklog) return 'reset';

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { EntryResource } from '../content/types.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../webhooks/events.ts';
 import { SerialRunner } from '../serial-runner.ts';
+import { RecentChanges } from './recent.ts';
 
 /** One committed content change, as the outbox recorded it. */
 export interface OutboxChange {
@@ -84,6 +85,9 @@ export interface ChangeStreamOptions {
   gapRetryMs?: number;
   /** A missing id is given up after this long even if its transaction seems open (a stuck session). */
   gapTimeoutMs: number;
+  /** How long released rows stay in `recent` for resumes (ms), and how many at most. */
+  recentMs?: number;
+  recentRows?: number;
 }
 
 /**
@@ -99,6 +103,8 @@ export interface ChangeStreamOptions {
 export class ChangeStream {
   /** Every id at or below has been released (or never committed). */
   cursor = 0;
+  /** What was released lately, for resumes (src/live/resume.ts); set by `start`. */
+  recent?: RecentChanges<OutboxChange>;
   private readonly gaps = new Map<number, Gap>();
   private closed = false;
   private readonly runner = new SerialRunner(() => this.drain(), () => this.closed);
@@ -120,6 +126,7 @@ export class ChangeStream {
   async start(): Promise<void> {
     const [row] = await this.database.query<{ max: string | null }>('SELECT max(id)::text AS max FROM outbox_events');
     this.cursor = Number(row?.max ?? 0);
+    this.recent = new RecentChanges(this.cursor, this.opts.recentMs ?? 60_000, this.opts.recentRows ?? 20_000);
   }
 
   /** Reads what committed since the last pass (now, or right after the pass in progress). */
@@ -185,6 +192,7 @@ export class ChangeStream {
       this.cursor = id;
       const change = toChange(row);
       if (change) released.push(change);
+      if (row.collection_id !== null) this.recent?.record(id, row.project_id, row.collection_id, change, now);
     }
     return { released, blocked: false, full: present.length >= this.batch };
   }

@@ -90,6 +90,38 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
     s.close();
   });
 
+  it('resumes on a replica that started after the last event seen: the missed changes come from the outbox', async () => {
+    const q = `subscription { postChanged(where: { title: { like: "resume" } }, state: draft, events: [CREATED]) { id event entry { title } } }`;
+    // The missed ids straddle 1000: ordered as text (a bug once), 1000 would come before 999.
+    await t.database.query(`SELECT setval(pg_get_serial_sequence('outbox_events', 'id'), greatest(997, (SELECT max(id) FROM outbox_events)))`);
+    const first = await sse(q);
+    await write('POST', '/api/posts', { data: { title: 'resume seen' } });
+    const seen = await first.next();
+    first.close();
+    await write('POST', '/api/posts', { data: { title: 'resume missed 1' } });
+    await write('POST', '/api/posts', { data: { title: 'resume missed 2' } });
+    await write('POST', '/api/posts', { data: { title: 'not this one' } });
+    await write('POST', '/api/posts', { data: { title: 'resume missed 3' } });
+    // A replica whose change stream starts now, past every id above: it has none of them in memory.
+    const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', AUTH_CACHE_MS: '0' }, { DATABASE_URL: t.databaseUrl });
+    const database = openPostgres(t.databaseUrl!, 3);
+    const services = await createServices(config, createLogger('silent'), { database, authCache: true });
+    const other = await buildServer(services);
+    const otherBase = await other.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => services.close(), () => other.close());
+    const again = await openSse(otherBase, q, { headers: p.headers, lastEventId: seen.id });
+    open.push(again);
+    const titles = async (n: number) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push(payloadOf(await again.next()).data!.postChanged.entry.title);
+      return out;
+    };
+    expect(await titles(3)).toEqual(['resume missed 1', 'resume missed 2', 'resume missed 3']);
+    await write('POST', '/api/posts', { data: { title: 'resume live' } });
+    expect(await titles(1)).toEqual(['resume live']);
+    again.close();
+  });
+
   it('caps subscriptions per token and per replica; a closed stream frees its slot', async () => {
     await new Promise((r) => setTimeout(r, 200));
     const q = `subscription { entryChanged(collection: "posts") { id } }`;

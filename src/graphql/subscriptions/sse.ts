@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import { ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
@@ -53,17 +54,49 @@ const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
 const frameOf = (r: Rendition): Buffer => (r.encoded ??= Buffer.from(`id: ${r.id}\nevent: next\ndata: ${r.json}\n\n`));
 
 /**
+ * Bodies with frames waiting for the next flush. Frames are not written as they are handed over but
+ * once per turn of the event loop for all bodies together: a member handed several events in one
+ * turn (a pass of the change stream that released several changes, a resume's backlog) sends them in
+ * one write, and a turn costs one scheduled callback, not one per socket as the response's own
+ * per-write cork would (bench/live.ts).
+ */
+let pending: SseBody[] = [];
+let flushScheduled = false;
+
+function flushAll(): void {
+  flushScheduled = false;
+  const bodies = pending;
+  pending = [];
+  for (const b of bodies) {
+    // One body failing must not leave the others' frames unsent (they would wait for ever).
+    try {
+      b.flush();
+    } catch (err) {
+      b.destroy(err as Error);
+    }
+  }
+}
+
+/**
  * The body Fastify sends. It is a Readable only so that Fastify's lifecycle runs as for any stream
- * (onSend hooks, then `pipe`, and `destroy` when the client goes away); `pipe` hands it the response
- * and the frames are written to it directly, without the stream machinery per event. The response is
- * close-delimited rather than chunked (HTTP/1.1 allows it for a body that ends with the connection):
- * each event is then one write of the shared frame, with no chunk header made and corked per write
- * per subscriber. Backpressure is the response's: `write` answering false blocks the member (its
- * bounded queue takes over) until 'drain'.
+ * (onSend hooks, then `pipe`, and `destroy` when the client goes away); `pipe` hands it the response,
+ * and after the headers the frames go to the response's socket directly, without the stream
+ * machinery, the response's per-write cork, or a promise per event. The response is close-delimited
+ * rather than chunked (HTTP/1.1 allows it for a body that ends with the connection): its body is the
+ * bytes on the socket, so writing them there is the same stream. Backpressure is the socket's: once
+ * its buffer and this turn's frames pass its high-water mark, `write` answers false and the member
+ * waits (its bounded queue takes over) until the socket drains.
  */
 class SseBody extends Readable implements LiveSink {
   private heartbeat?: NodeJS.Timeout;
   private out?: NodeJS.WritableStream;
+  /** The connection, when the response is a plain Node one (a test's injected response is not). */
+  private socket?: Socket;
+  /** Frames for the next flush, and their bytes. */
+  private frames: Buffer[] = [];
+  private frameBytes = 0;
+  /** `write` answered false: the member waits for `sub.drained()`. */
+  private blocked = false;
   private finished = false;
 
   constructor(
@@ -78,12 +111,17 @@ class SseBody extends Readable implements LiveSink {
     // Sets Node's "no transfer-encoding" flag: the body is then the bytes written, ended by close.
     if (typeof res.removeHeader === 'function' && !res.headersSent) res.removeHeader('transfer-encoding');
     this.out = dest;
-    dest.on('drain', () => this.sub.drained());
     // Flowing, so that push(null) ends it and Fastify, watching it, ends the response.
     this.resume();
-    // Some browsers wait for a first byte before they report the stream open.
+    // Some browsers wait for a first byte before they report the stream open. Written through the
+    // response, which sends the headers with it; what follows may then go to the socket behind them.
     dest.write(HEARTBEAT);
-    this.heartbeat = setInterval(() => this.out?.write(HEARTBEAT), this.heartbeatMs);
+    const socket = res instanceof ServerResponse && !res.chunkedEncoding && res.socket instanceof Socket ? res.socket : undefined;
+    if (socket) {
+      this.socket = socket;
+      socket.on('drain', () => this.unblock());
+    } else dest.on('drain', () => this.unblock());
+    this.heartbeat = setInterval(() => this.send(HEARTBEAT), this.heartbeatMs);
     this.heartbeat.unref();
     this.sub.attach(this);
     return dest;
@@ -93,13 +131,51 @@ class SseBody extends Readable implements LiveSink {
 
   write(r: Rendition): boolean {
     if (this.finished || !this.out) return true;
-    return this.out.write(frameOf(r));
+    const ok = this.send(frameOf(r));
+    if (!ok) this.blocked = true;
+    return ok;
+  }
+
+  /** Queues a frame for this turn's flush; false when the connection holds enough unsent. */
+  private send(frame: Buffer): boolean {
+    if (!this.socket) return this.out!.write(frame);
+    if (this.frames.length === 0) {
+      pending.push(this);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushAll);
+      }
+    }
+    this.frames.push(frame);
+    this.frameBytes += frame.length;
+    return this.socket.writableLength + this.frameBytes < this.socket.writableHighWaterMark;
+  }
+
+  /** Writes this turn's frames in one write. */
+  flush(): void {
+    const frames = this.frames;
+    if (frames.length === 0) return;
+    this.frames = [];
+    this.frameBytes = 0;
+    const socket = this.socket!;
+    if (this.finished && this.destroyed) return;
+    if (socket.destroyed) return;
+    const ok = socket.write(frames.length === 1 ? frames[0] : Buffer.concat(frames));
+    if (ok) this.unblock();
+  }
+
+  private unblock(): void {
+    if (!this.blocked || this.frames.length) return;
+    this.blocked = false;
+    this.sub.drained();
   }
 
   end(): void {
     if (this.finished) return;
     this.finished = true;
     clearInterval(this.heartbeat);
+    // What this turn handed over goes first, through the same socket, in order.
+    this.flush();
     const end = this.sub.ended;
     if (this.out && !this.destroyed) {
       if (end?.kind === 'reset') this.out.write(`event: reset\ndata: ${JSON.stringify({ reason: end.reason })}\n\n`);
@@ -117,6 +193,8 @@ class SseBody extends Readable implements LiveSink {
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
     // The client went away (or the response failed): the member leaves its group.
     this.finished = true;
+    this.frames = [];
+    this.frameBytes = 0;
     clearInterval(this.heartbeat);
     this.sub.end();
     callback(err);
