@@ -138,6 +138,7 @@ export class LiveHub {
     const resumeFrom = lastEventId === undefined ? undefined : parseEventId(lastEventId);
     const filter: LiveFilter = { projectId: shape.projectId, collectionId: shape.collectionId, events: shape.events };
     const sub = new LiveSubscription(filter, tokenId, limits, (s) => this.remove(s));
+    sub.schemaRevision = ctx.project.schemaRevision;
     const cursor = this.stream!.cursor;
     sub.since = cursor;
     sub.shownAfter = cursor;
@@ -251,11 +252,25 @@ export class LiveHub {
     }
     if (held.size === 0) return;
     let rows: TokenRow[];
+    let revisions: Array<{ id: number; schema_revision: number }>;
     try {
-      rows = await this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [[...held.keys()]]);
+      [rows, revisions] = await Promise.all([
+        this.opts.database.query<TokenRow>('SELECT id, project_id, abilities, revoked_at FROM api_tokens WHERE id = ANY($1::int[])', [[...held.keys()]]),
+        this.opts.database.query<{ id: number; schema_revision: number }>('SELECT id, schema_revision FROM projects WHERE id = ANY($1::int[])', [[...new Set(held.values())]]),
+      ]);
     } catch (err) {
       this.opts.log.warn({ err: (err as Error).message }, 'live token check failed; will retry');
       return;
+    }
+    // A changed content model: the subscription's document was validated, and its entries shaped,
+    // under the old one (a field hidden since must not keep appearing). Closed, not reset: the client
+    // reconnects with Last-Event-ID against the new schema and misses nothing.
+    const revisionOf = new Map(revisions.map((r) => [r.id, r.schema_revision]));
+    for (const subs of this.byToken.values()) {
+      for (const sub of [...subs]) {
+        const now = revisionOf.get(sub.filter.projectId);
+        if (now !== undefined && now !== sub.schemaRevision) sub.end({ kind: 'closed', reason: 'schema' });
+      }
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const [tokenId, projectId] of held) {

@@ -6,8 +6,12 @@ export type LiveEnd =
   | { kind: 'reset'; reason: string }
   /** Its token was revoked or lost `read`, or the project is gone. */
   | { kind: 'error'; code: 'FORBIDDEN' | 'UNAUTHENTICATED'; message: string }
-  /** Nothing was delivered for LIVE_IDLE_TIMEOUT_MS, or the server is shutting down: reconnect with Last-Event-ID. */
-  | { kind: 'closed'; reason: 'idle' | 'shutdown' };
+  /**
+   * Nothing was delivered for LIVE_IDLE_TIMEOUT_MS, the server is shutting down, or the project's
+   * content model changed (fields added, hidden, removed: the subscription's document and visibility
+   * must be checked again): reconnect with Last-Event-ID, nothing is missed.
+   */
+  | { kind: 'closed'; reason: 'idle' | 'shutdown' | 'schema' };
 
 export interface LiveFilter {
   projectId: number;
@@ -74,6 +78,8 @@ export class LiveSubscription implements AsyncIterable<Rendition> {
   shownAfter = 0;
   /** The member receives live renditions of ids above this (the stream's cursor when it joined, or its resume point). */
   since = 0;
+  /** The project's schema revision the subscription was validated and shaped under. */
+  schemaRevision = 0;
   private readonly queue: Rendition[] = [];
   private queuedBytes = 0;
   private waiting?: (r: IteratorResult<Rendition>) => void;

@@ -127,6 +127,27 @@ describe('entryChanged over Server-Sent Events', () => {
     expect(payloadOf(endB[0]).errors![0].extensions!.code).toBe('FORBIDDEN');
   });
 
+  it('closes subscriptions when the content model changes, and a resumed one shows only what is visible now', async () => {
+    const s = await sse();
+    await create('Visible title');
+    const first = await s.next();
+    expect(payloadOf(first).data!.entryChanged.entry.fields).toMatchObject({ title: 'Visible title' });
+    // Hide `title` through the API (it bumps the project's schema revision).
+    const collection = await t.request({ method: 'GET', url: '/api/collections/posts', headers: p.headers });
+    const title = (collection.body.fields as Array<{ uuid: string; name: string }>).find((f) => f.name === 'title')!;
+    const hidden = await t.request({ method: 'PUT', url: `/api/collections/posts/fields/${title.uuid}`, headers: p.headers, body: { type: 'text', label: 'Title', name: 'title', options: { hiddenInAPI: true } } });
+    expect(hidden.status).toBe(200);
+    // Closed (not reset) within the token/schema check's delay: the client resumes and misses nothing.
+    const ended = await s.until('complete', 3000);
+    expect(ended.map((e) => e.event)).toEqual(['complete']);
+    await create('After the change');
+    const resumed = await sse(SUB, { lastEventId: first.id });
+    const missed = await resumed.next();
+    expect(payloadOf(missed).data!.entryChanged.event).toBe('CREATED');
+    expect(missed.data).not.toContain('After the change');
+    expect(payloadOf(missed).data!.entryChanged.entry.fields).not.toHaveProperty('title');
+  });
+
   // Last: the drain closes this app's live hub.
   it('drain on shutdown completes open streams and refuses new subscriptions', async () => {
     const s = await sse();
