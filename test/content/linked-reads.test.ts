@@ -6,9 +6,12 @@ import { contentProject } from './helpers.ts';
  * Relations hydrated in the read's own statement (src/content/read-rows.ts) answer exactly what the
  * loader answered: which copy of a target, which targets are left out (trashed, another project's,
  * never published without includeDraft, not a UUID), on gets, lists and GraphQL alike. Read cache off,
- * so every request takes the read path.
+ * so every request takes the read path. On PGlite too: the statements must run there as well.
  */
-describe('relations hydrated with the row', () => {
+describe.each([
+  ['PostgreSQL', false],
+  ['embedded PGlite', true],
+])('relations hydrated with the row (%s)', (_name, embedded) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof contentProject>>;
   let published: string;
@@ -19,7 +22,7 @@ describe('relations hydrated with the row', () => {
   let pick: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { READ_CACHE_MB: '0' } });
+    t = await startTestApp({ embedded, env: { READ_CACHE_MB: '0' } });
     c = await contentProject(t);
     const authors = await c.collection('authors', [{ name: 'name', type: 'text' }, { name: 'secret', type: 'text', options: { hiddenInAPI: true } }]);
     const rel = (extra: Record<string, unknown> = {}) => ({ relation: { collection: authors.id, type: 1 }, ...extra });
