@@ -25,7 +25,7 @@ describe.each([
     t = await startTestApp({ embedded, env: { READ_CACHE_MB: '0' } });
     c = await contentProject(t);
     const authors = await c.collection('authors', [{ name: 'name', type: 'text' }, { name: 'secret', type: 'text', options: { hiddenInAPI: true } }]);
-    const rel = (extra: Record<string, unknown> = {}) => ({ relation: { collection: authors.id, type: 1 }, ...extra });
+    const rel = (extra: { includeDraft?: boolean } = {}) => ({ relation: { collection: authors.id, type: 1 as const }, ...extra });
     await c.collection('posts', [
       { name: 'title', type: 'text' },
       { name: 'author', type: 'relation', options: rel() },
