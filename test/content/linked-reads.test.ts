@@ -30,6 +30,8 @@ describe.each([
       { name: 'title', type: 'text' },
       { name: 'author', type: 'relation', options: rel() },
       { name: 'others', type: 'relation', options: { relation: { collection: authors.id, type: 2 } } },
+      // Relations inside groups are hydrated by the loader (its own statement), not the row's.
+      { name: 'credit', type: 'group', options: { repeatable: false }, children: [{ name: 'by', type: 'relation', options: rel() }] },
     ]);
     await c.collection('picks', [{ name: 'author', type: 'relation', options: rel({ includeDraft: true }) }]);
 
@@ -47,7 +49,7 @@ describe.each([
     foreign = (await other.create('authors', { state: 'published', data: { name: 'Foreign Dee' } })).body.uuid;
     expect(otherAuthors.id).toBeGreaterThan(0);
 
-    const p = await c.create('posts', { state: 'published', data: { title: 'P', author: published, others: [published, unpublished, trashed] } });
+    const p = await c.create('posts', { state: 'published', data: { title: 'P', author: published, others: [published, unpublished, trashed], credit: { by: published } } });
     expect(p.status, JSON.stringify(p.body)).toBe(201);
     post = p.body.uuid;
     const k = await c.create('picks', { state: 'published', data: { author: unpublished } });
@@ -72,6 +74,7 @@ describe.each([
     expect(r.body.fields.author.uuid).toBe(published);
     expect(r.body.fields.author.is_draft_dirty).toBe(false);
     expect(names(r.body.fields.others)).toEqual(['Published Ann']);
+    expect(r.body.fields.credit.by.fields).toEqual({ name: 'Published Ann' });
   });
 
   it('a draft get shows the targets’ working drafts, never-published ones included, trashed ones not', async () => {
@@ -79,6 +82,7 @@ describe.each([
     expect(r.status).toBe(200);
     expect(r.body.fields.author.fields).toEqual({ name: 'Draft name of Ann' });
     expect(names(r.body.fields.others)).toEqual(['Draft name of Ann', 'Draft Bob']);
+    expect(r.body.fields.credit.by.fields).toEqual({ name: 'Draft name of Ann' });
   });
 
   it('includeDraft shows a never-published target’s draft in a published read', async () => {
