@@ -95,7 +95,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   // The entries its relations link come in the same statement, unless a translation is answered instead.
-  const { columns, links } = opts.translationLocale ? readColumns(ctx, collection, opts.state, false) : readColumns(ctx, collection, opts.state);
+  const { columns, links } = readColumns(ctx, collection, opts.state, !opts.translationLocale);
   const statement = entryByUuidStatement(columns, collection.id, uuid);
   const found = await readRows<RowWithLinks>(ctx, statement, statementName(statement.text));
   const loader = contentLoaders(ctx).entryByUuid;
