@@ -1,6 +1,9 @@
 /**
  * The read scenarios of `npm run bench` alone (REST get/list, GraphQL get/list), for iterating on the
- * read path: `npx tsx bench/reads.ts [--only=rest-get,rest-list,gql-get,gql-list] [--profile=DIR]`.
+ * read path: `npx tsx bench/reads.ts [--only=rest-get,rest-list,gql-get,gql-list,rest-filtered,gql-issue] [--profile=DIR]`.
+ * `rest-filtered` and `gql-issue` are the issue-18 cache-off rows (bench/lib/uncached.ts): the
+ * filtered list at concurrency 1 and the issue's GraphQL list; run them with
+ * `READ_CACHE_MB=0 AUTH_CACHE_MS=0` in the environment to measure the miss path.
  * `--profile` starts the server with `--cpu-prof` and writes its V8 CPU profile to DIR on exit (open it
  * in Chrome DevTools or summarise it with `npx tsx bench/lib/profile-summary.ts DIR/<file>`).
  * Knobs as for bench/main.ts: BENCH_DURATION, BENCH_CONNECTIONS, BENCH_POSTS, BENCH_AUTHORS.
@@ -11,6 +14,8 @@ import { benchServerEnv, freePort, spawnChild, spawnTsx, treeCpuMs, waitHealthy 
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, type Knobs } from './lib/http-scenarios.ts';
 import { cleanRedis } from './lib/redis.ts';
+import { runLoad } from './lib/load.ts';
+import { filteredList, UNCACHED_GQL_LIST } from './lib/uncached.ts';
 import type { LoadResult } from './lib/load.ts';
 import { int, ms } from './lib/stats.ts';
 
@@ -38,6 +43,8 @@ try {
   api.headers = (await createBenchProject(bench.db, 'bench')).headers;
   await createContentModel(api);
   const seeded = await seedPosts(api, Number(process.env.BENCH_POSTS ?? 2000), Number(process.env.BENCH_AUTHORS ?? 200));
+  // Statistics of the seeded tables, as bench/lib/uncached.ts takes them (the filtered list's plan depends on them).
+  await bench.db.query('ANALYZE entries, entry_versions, collections, fields');
   const gq = await graphqlQueries(api);
   await checkGraphql(api, gq.get, { uuid: seeded.posts[0] });
   await checkGraphql(api, gq.list);
@@ -46,6 +53,8 @@ try {
     ['rest-list', (k) => restList(api, k)],
     ['gql-get', (k) => graphqlGet(api, gq, seeded.posts, k)],
     ['gql-list', (k) => graphqlList(api, gq, k)],
+    ['rest-filtered', (k) => runLoad({ url: `${api.base}${filteredList(seeded.posts.length)}`, headers: api.headers, ...k, connections: 1 })],
+    ['gql-issue', (k) => graphqlList(api, { ...gq, list: UNCACHED_GQL_LIST }, k)],
   ];
   for (const [name, run] of scenarios) {
     if (!only.has(name)) continue;

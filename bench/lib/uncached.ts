@@ -4,7 +4,7 @@
  * their targets against ceilings the caller measured in the same run.
  */
 import pg from 'pg';
-import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './processes.ts';
+import { benchServerEnv, freePort, spawnTsx, treeCpuMs, waitHealthy } from './processes.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { call, type Api } from './seed.ts';
 import { loadRow, ratio, type Row, type Target } from './report.ts';
@@ -68,15 +68,20 @@ export async function runUncached(o: UncachedOptions): Promise<{ rows: Row[]; ta
       runLoad({ url: api.base, headers: o.headers, requests: o.posts.slice(0, 200).map((u) => ({ method: 'GET', path: `/api/posts/${u}` })), ...k });
     const restFiltered = (k: typeof load) => runLoad({ url: `${api.base}${FILTERED_LIST}`, headers: o.headers, ...k, connections: 1 });
     const measured: LoadResult[] = [];
+    // Server CPU per request: on a shared machine the steadier figure than req/s (BENCHMARKS.md).
+    const cpu: string[] = [];
     for (const run of [gqlList, restGet, restFiltered]) {
       await run({ ...load, durationSec: 1 });
-      measured.push(await run(load));
+      const before = treeCpuMs(server.proc.pid!);
+      const result = await run(load);
+      cpu.push(`server CPU ${(((treeCpuMs(server.proc.pid!) - before) * 1000) / Math.max(result.total, 1)).toFixed(0)} µs/req`);
+      measured.push(result);
     }
     const [g, r, f] = measured;
     const rows: Row[] = [
-      loadRow(UNCACHED_ROWS.gqlList, g, server.rss(), { ceiling: ratio(g.rps, o.yogaRps, 'stock Yoga'), note: 'READ_CACHE_MB=0 AUTH_CACHE_MS=0; typed schema' }),
-      loadRow(UNCACHED_ROWS.restGet, r, server.rss(), { ceiling: ratio(r.rps, o.selectQps, 'raw SELECT'), note: 'READ_CACHE_MB=0 AUTH_CACHE_MS=0' }),
-      loadRow(UNCACHED_ROWS.restFiltered, f, server.rss(), { note: `READ_CACHE_MB=0 AUTH_CACHE_MS=0; ${int(count)} posts, total ${filtered.body.meta?.total ?? '?'}` }),
+      loadRow(UNCACHED_ROWS.gqlList, g, server.rss(), { ceiling: ratio(g.rps, o.yogaRps, 'stock Yoga'), note: `READ_CACHE_MB=0 AUTH_CACHE_MS=0; typed schema; ${cpu[0]}` }),
+      loadRow(UNCACHED_ROWS.restGet, r, server.rss(), { ceiling: ratio(r.rps, o.selectQps, 'raw SELECT'), note: `READ_CACHE_MB=0 AUTH_CACHE_MS=0; ${cpu[1]}` }),
+      loadRow(UNCACHED_ROWS.restFiltered, f, server.rss(), { note: `READ_CACHE_MB=0 AUTH_CACHE_MS=0; ${int(count)} posts, total ${filtered.body.meta?.total ?? '?'}; ${cpu[2]}` }),
     ];
     const targets: Target[] = [
       {

@@ -4,7 +4,8 @@ import { ErrorBag, notFound } from '../errors.ts';
 import { collectionForRequest } from './schemas.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
-import { ENTRY_COLUMNS, selectEntries } from './rows.ts';
+import { ENTRY_COLUMNS } from './rows.ts';
+import { readColumns, readRows, takeLinked, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
@@ -100,13 +101,19 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   const where = Prisma.join(conds, ' AND ');
 
   if (query.count && !collection.isSingleton) {
-    const [{ count }] = await ctx.db.$queryRaw<Array<{ count: number }>>(Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${where}`);
+    const [{ count }] = await readRows<{ count: number }>(ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${where}`);
     return { kind: 'count', count };
   }
   const order = compileSort(query.sort, collection, column);
+  // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
+  const { columns, links } = readColumns(ctx, collection, query.state);
+  const loader = contentLoaders(ctx).entryByUuid;
+  const settle = <T extends RowWithLinks>(rows: T[]): EntryRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
+  const run: StatementRunner = (statement) => readRows(ctx, statement);
+  const select = async (tail: Prisma.Sql) => settle(await run<RowWithLinks>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ${tail}`));
 
   if (collection.isSingleton || query.first) {
-    const [row] = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT 1`);
+    const [row] = await select(Prisma.sql`ORDER BY ${order} LIMIT 1`);
     if (!row) throw notFound('Entry not found.');
     return { kind: 'one', entry: await serializeEntry(ctx, collection, row, readOpts) };
   }
@@ -115,18 +122,18 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
     const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
     const page = query.page ?? 1;
     if (query.withTotal === false) {
-      const rows = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`);
+      const rows = await select(Prisma.sql`ORDER BY ${order} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`);
       const data = await serializeEntries(ctx, collection, rows.slice(0, perPage), readOpts);
       return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
     }
     const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
-    const { rows, total } = await selectPage(ctx.db, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass });
-    return { kind: 'page', data: await serializeEntries(ctx, collection, rows, readOpts), total, page, perPage };
+    const found = await pageWith(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns });
+    return { kind: 'page', data: await serializeEntries(ctx, collection, settle(found.rows), readOpts), total: found.total, page, perPage };
   }
 
   const limit = Math.min(query.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
   const offset = query.limit !== undefined ? (query.offset ?? 0) : 0;
-  const rows = await selectEntries(ctx.db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await select(Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
   return { kind: 'array', data: await serializeEntries(ctx, collection, rows, readOpts) };
 }
 
@@ -138,10 +145,13 @@ export const countStatement = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`SELE
  * (count(*) OVER ()) while keeping only the ids of the page (a top-N sort over narrow rows), then the
  * page's rows are read by primary key. A page past the end has no row to carry the total.
  */
-export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number): Prisma.Sql => Prisma.sql`
-  SELECT ${ENTRY_COLUMNS}, p.total FROM (
+export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number, columns: Prisma.Sql = ENTRY_COLUMNS): Prisma.Sql => Prisma.sql`
+  SELECT ${columns}, p.total FROM (
     SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
   ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
+
+/** Runs one statement and returns its rows: a transaction's Prisma client or the plain read path. */
+export type StatementRunner = <T>(statement: Prisma.Sql) => Promise<T[]>;
 
 /**
  * One page of a paginated list and the number of all its matches, as two statements side by side or,
@@ -153,24 +163,35 @@ export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit
  * rows, and without a filter the COUNT is an index-only scan and the page a parallel scan, while the
  * one-pass window is single-threaded and keeps every match in memory (spilling past work_mem).
  */
-export async function selectPage(
+export function selectPage(
   db: Tx,
   where: Prisma.Sql,
   order: Prisma.Sql,
   opts: { limit: number; offset: number; onePass: boolean },
 ): Promise<{ rows: EntryRow[]; total: number }> {
+  return pageWith((statement) => db.$queryRaw(statement), where, order, opts);
+}
+
+/** selectPage over any runner, selecting `columns` (default: the entry columns). */
+export async function pageWith<R extends EntryRow = EntryRow>(
+  run: StatementRunner,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql },
+): Promise<{ rows: R[]; total: number }> {
   const { limit, offset } = opts;
+  const columns = opts.columns ?? ENTRY_COLUMNS;
   if (!opts.onePass) {
     const [rows, [{ total }]] = await Promise.all([
-      selectEntries(db, where, Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
-      db.$queryRaw<Array<{ total: number }>>(countStatement(where)),
+      run<R>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
+      run<{ total: number }>(countStatement(where)),
     ]);
     return { rows, total };
   }
-  const found = await db.$queryRaw<Array<EntryRow & { total: number }>>(onePassPageStatement(where, order, limit, offset));
+  const found = await run<R & { total: number }>(onePassPageStatement(where, order, limit, offset, columns));
   if (found.length === 0) {
-    const total = offset === 0 ? 0 : (await db.$queryRaw<Array<{ total: number }>>(countStatement(where)))[0].total;
+    const total = offset === 0 ? 0 : (await run<{ total: number }>(countStatement(where)))[0].total;
     return { rows: [], total };
   }
-  return { rows: found.map(({ total: _total, ...row }) => row), total: found[0].total };
+  return { rows: found.map(({ total: _total, ...row }) => row as unknown as R), total: found[0].total };
 }

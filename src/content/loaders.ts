@@ -4,6 +4,15 @@ import { memo, type Ctx } from '../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
 import { isUuid, type EntryRow } from './types.ts';
 import { cachedCollectionById, rememberCollection } from './schemas.ts';
+import { ENTRY_COLUMNS } from './rows.ts';
+import { plainDatabase } from './read-rows.ts';
+
+const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
+const ASSETS_BY_UUID = `
+  SELECT id, uuid::text AS uuid, project_id AS "projectId", filename, original_filename AS "originalFilename",
+         mime_type AS "mimeType", size, storage_key AS "storageKey", metadata, created_at AS "createdAt",
+         updated_at AS "updatedAt", deleted_at AS "deletedAt"
+    FROM assets WHERE uuid = ANY($1::uuid[]) AND project_id = $2 AND deleted_at IS NULL`;
 
 export interface ContentLoaders {
   /** Live (not soft-deleted) entries of the project by UUID. */
@@ -27,13 +36,23 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
       entryByUuid: new DataLoader<string, EntryRow | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
         // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
-        const rows = uuids.length ? await ctx.db.entry.findMany({ where: { uuid: { in: uuids } } }) : [];
+        const plain = plainDatabase(ctx);
+        const rows = !uuids.length
+          ? []
+          : plain
+            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids], { name: 'cms_entries_by_uuid' })
+            : await ctx.db.entry.findMany({ where: { uuid: { in: uuids } } });
         const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),
       assetByUuid: new DataLoader<string, Asset | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
-        const rows = uuids.length ? await ctx.db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } }) : [];
+        const plain = plainDatabase(ctx);
+        const rows = !uuids.length
+          ? []
+          : plain
+            ? await plain.query<Asset>(ASSETS_BY_UUID, [uuids, projectId], { name: 'cms_assets_by_uuid' })
+            : await ctx.db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } });
         const byUuid = new Map(rows.map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),

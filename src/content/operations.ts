@@ -10,6 +10,8 @@ import { serializeEntry } from './serialize.ts';
 import { validateEntryInputs, type WriteMode } from './validate.ts';
 import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from './types.ts';
 import { liveEntryByUuid } from './rows.ts';
+import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked, type RowWithLinks } from './read-rows.ts';
+import { contentLoaders } from './loaders.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
@@ -92,7 +94,12 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
-  let row = await liveEntryByUuid(ctx.db, collection.id, uuid);
+  // The entries its relations link come in the same statement, unless a translation is answered instead.
+  const { columns, links } = readColumns(ctx, collection, opts.state, !opts.translationLocale);
+  const statement = entryByUuidStatement(columns, collection.id, uuid);
+  const found = await readRows<RowWithLinks>(ctx, statement, statementName(statement.text));
+  const loader = contentLoaders(ctx).entryByUuid;
+  let row: EntryRow | null = takeLinked(found, links, opts.state, (u, r) => loader.prime(u, r))[0] ?? null;
   if (!row) throw notFound('Entry not found.');
   if (opts.translationLocale) {
     const locale = opts.translationLocale.toLowerCase();

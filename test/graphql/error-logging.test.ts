@@ -35,13 +35,18 @@ describe('GraphQL logs client errors at debug and only unexpected ones at error 
   it('logs an unexpected failure at error with the error itself', async () => {
     const error = vi.spyOn(t.services.log, 'error');
     const original = t.database.prisma.$queryRaw.bind(t.database.prisma);
-    (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = () => Promise.reject(new Error('boom in SQL'));
+    const failure = () => Promise.reject(new Error('boom in SQL'));
+    (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = failure;
+    // Reads outside a transaction go through plain SQL (src/content/read-rows.ts); authentication must still pass.
+    const query = t.database.query;
+    t.database.query = ((sql: string, ...rest: unknown[]) => (sql.includes('FROM entries e') ? failure() : (query as (...a: unknown[]) => unknown).call(t.database, sql, ...rest))) as typeof query;
     try {
       const res = await w.gql('{ posts { data { uuid } } }');
       expect(res.body.errors?.[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
       expect(error).toHaveBeenCalled();
       expect(JSON.stringify(error.mock.calls[0]?.[0] ?? null)).toMatch(/boom in SQL/);
     } finally {
+      t.database.query = query;
       (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = original;
       error.mockRestore();
     }

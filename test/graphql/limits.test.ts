@@ -66,13 +66,18 @@ describe('GraphQL errors never leak internals', () => {
     const w = await typedWorld(t, 'Masking');
     // A broken database connection is the kind of failure that carries SQL text and stacks.
     const original = t.database.prisma.$queryRaw.bind(t.database.prisma);
-    (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = () => Promise.reject(new Error('relation "entries" does not exist at SELECT e.id FROM entries e'));
+    const failure = () => Promise.reject(new Error('relation "entries" does not exist at SELECT e.id FROM entries e'));
+    (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = failure;
+    // Reads outside a transaction go through plain pg (src/content/read-rows.ts); authentication must still pass.
+    const query = t.database.query;
+    t.database.query = ((sql: string, ...rest: unknown[]) => (sql.includes('FROM entries e') ? failure() : (query as (...a: unknown[]) => unknown).call(t.database, sql, ...rest))) as typeof query;
     try {
       const res = await w.gql('{ posts { data { uuid } } }');
       const text = JSON.stringify(res.body);
       expect(res.body.errors?.[0]).toEqual({ message: 'Unexpected error.', path: ['posts'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       expect(text).not.toMatch(/SELECT|entries e|stack|at /);
     } finally {
+      t.database.query = query;
       (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = original;
     }
   });
