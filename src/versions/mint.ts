@@ -194,6 +194,9 @@ export const passwordNames = (collectionId: Prisma.Sql): Prisma.Sql => Prisma.sq
           AND g.name = f.name AND g.type <> 'password')
   )::text[]`;
 
+/** passwordNames as SQL text, for statements sent as text (`Database.query`); `collectionId` is an SQL expression. */
+export const passwordNamesSql = (collectionId: string): string => passwordNames(Prisma.raw(collectionId)).text;
+
 function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   if (keys.length === 0) return data;
   const out: Record<string, unknown> = {};
