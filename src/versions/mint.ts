@@ -197,7 +197,7 @@ export const passwordNames = (collectionId: Prisma.Sql): Prisma.Sql => Prisma.sq
 /** passwordNames as SQL text, for statements sent as text (`Database.query`); `collectionId` is an SQL expression. */
 export const passwordNamesSql = (collectionId: string): string => passwordNames(Prisma.raw(collectionId)).text;
 
-function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+export function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   if (keys.length === 0) return data;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) if (!keys.includes(k)) out[k] = v;

@@ -9,6 +9,7 @@ import { emitContentEvent } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { mintEntries, type MintTarget, type Snapshot } from './mint.ts';
 import { lockEntry, parseVersionNumber } from './lookup.ts';
+import { publishWithoutLock } from './publish-without-lock.ts';
 import { restoreDraft, type SkippedReference } from './restore.ts';
 import type { VersionRecord } from './serialize.ts';
 import { entryResource } from './entry-resource.ts';
@@ -47,6 +48,10 @@ export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: strin
   authorize(ctx, 'update');
   const collection = await collectionForRequest(ctx, collectionSlug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
+  if (ctx.services.database.kind === 'postgres') {
+    const published = await publishWithoutLock(ctx, collection, uuid);
+    if (published) return published;
+  }
   // The mint finds the entry by its UUID as it locks it, and 404s if there is no live one.
   return ctx.db.$transaction((tx) => mintAndAnnounce(tx, ctx, collection, { uuid, collectionId: collection.id }), TX_OPTIONS);
 }
