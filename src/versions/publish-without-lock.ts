@@ -9,7 +9,8 @@ import type { EntryRow } from '../content/types.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
 import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../webhooks/outbox.ts';
 import { passwordNamesSql, RETENTION, withoutKeys, type Snapshot } from './mint.ts';
-import type { PublishResult } from './publish.ts';
+import type { VersionRecord } from './serialize.ts';
+import type { EntryResource } from '../content/types.ts';
 
 /**
  * POST /api/{collection}/{uuid}/publish as one writing statement instead of an interactive
@@ -29,6 +30,14 @@ import type { PublishResult } from './publish.ts';
  */
 
 const ATTEMPTS = 3;
+
+/** What publishEntry returns (its PublishResult; declared here too, as publish.ts imports this module). */
+interface Published {
+  collection: CollectionSchema;
+  entry: EntryRow;
+  version: VersionRecord;
+  resource: EntryResource;
+}
 
 type ReadRow = EntryRow & { xmin: string; password_names: string[]; version_id: number };
 
@@ -64,7 +73,7 @@ const PUBLISH_IF_UNCHANGED = `WITH l AS (
   SELECT pg_notify($15::text, '') FROM e`;
 
 /** The publish, or null when it must go through the transaction (see the module comment); 404 without a live entry. */
-export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<PublishResult | null> {
+export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<Published | null> {
   const db = ctx.services.database;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [read] = await db.query<ReadRow>(READ, [uuid.toLowerCase(), collection.id, ctx.project.id], { name: 'cms_entry_for_publish' });
