@@ -5,7 +5,8 @@
  * and the read caches' hit ratio from the server's own counters (/metrics, REST and GraphQL).
  */
 import type { AutocannonRequest } from 'autocannon';
-import { benchServerEnv, freePort, spawnTsx, waitHealthy } from './processes.ts';
+import { benchServerEnv, freePort, spawnChild, spawnTsx, treeCpuMs, waitHealthy, type Child } from './processes.ts';
+import { backendCpu, backendCpuDelta } from './pg-cpu.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import { call, must, type Api } from './seed.ts';
 import { loadRow, type Row, type Target } from './report.ts';
@@ -111,9 +112,32 @@ function cycle(api: Api, ids: Record<'posts' | 'pages' | 'products', string[]>, 
   });
 }
 
+/**
+ * Server and PostgreSQL CPU per request of one phase: on this shared 2-core machine the stable
+ * figure, where req/s moves with whatever else runs.
+ */
+interface Phase {
+  result: LoadResult;
+  serverUs: number;
+  dbUs: number | null;
+}
+
+const cpuNote = (p: Phase) => `server CPU ${int(p.serverUs)} µs/req${p.dbUs === null ? '' : `, PostgreSQL ${int(p.dbUs)} µs/req`}`;
+
+/**
+ * `BENCH_MIXED_PHASES` (comma-separated `reads`, `mixed`, `writes`; default all three) runs some
+ * phases only, e.g. `writes` to profile the writes (`BENCH_CPU_PROF=<dir>` starts the server under
+ * `node --cpu-prof`; not with BENCH_SERVER_DIR).
+ */
 export async function runMixed(o: MixedOptions): Promise<{ rows: Row[]; targets: Target[] }> {
   const port = await freePort();
-  const server = spawnTsx('server (mixed)', 'src/main.ts', benchServerEnv({ databaseUrl: o.databaseUrl, redisUrl: o.redisUrl, prefix: o.prefix, port }));
+  const env = benchServerEnv({ databaseUrl: o.databaseUrl, redisUrl: o.redisUrl, prefix: o.prefix, port });
+  const profDir = process.env.BENCH_CPU_PROF;
+  const server: Child = profDir
+    ? spawnChild('server (mixed)', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', 'tsx', 'src/main.ts'], env)
+    : spawnTsx('server (mixed)', 'src/main.ts', env);
+  const phases = new Set((process.env.BENCH_MIXED_PHASES ?? 'reads,mixed,writes').split(','));
+  const pgCpu = await backendCpu(o.databaseUrl);
   try {
     const api: Api = { base: `http://127.0.0.1:${port}`, headers: o.headers };
     await waitHealthy(server, `${api.base}/healthz`);
@@ -129,28 +153,46 @@ export async function runMixed(o: MixedOptions): Promise<{ rows: Row[]; targets:
       products: await bulkPublished(api, 'products', o.perCollection, (i) => ({ name: `Product ${i}`, price: i })),
     };
     const load = { url: api.base, durationSec: o.durationSec, connections: o.connections };
+    const skipped: Phase = { result: { rps: 0, p50: 0, p95: 0, p99: 0, errors: 0, total: 0, statuses: {} }, serverUs: 0, dbUs: null };
+    const phase = async (name: string, requests: AutocannonRequest[]): Promise<Phase> => {
+      if (!phases.has(name)) return skipped;
+      const cpu0 = treeCpuMs(server.proc.pid!);
+      const db0 = await pgCpu.read();
+      const result = await runLoad({ ...load, requests });
+      const n = Math.max(result.total, 1);
+      const db = backendCpuDelta(db0, await pgCpu.read());
+      return { result, serverUs: ((treeCpuMs(server.proc.pid!) - cpu0) * 1000) / n, dbUs: db === null ? null : (db * 1000) / n };
+    };
     const readOnly = cycle(api, ids, 'reads');
     const mixed = cycle(api, ids, 'mixed');
-    await runLoad({ ...load, durationSec: 1, requests: readOnly });
+    // Warm-up until a pass of the reads is all hits: the reads-only baseline is meant warm, and on a
+    // loaded machine one second does not reach every key, which left cold misses in the baseline.
+    const warm = phases.has('reads') || phases.has('mixed') ? readOnly : cycle(api, ids, 'writes');
+    for (let pass = 0; pass < 5; pass++) {
+      const before = await cacheCounters(api.base);
+      await runLoad({ ...load, durationSec: 1, requests: warm });
+      if (warm !== readOnly || hitRatio(before.all, (await cacheCounters(api.base)).all) >= 0.99) break;
+    }
     const c0 = await cacheCounters(api.base);
-    const base: LoadResult = await runLoad({ ...load, requests: readOnly });
+    const readsPhase = await phase('reads', readOnly);
     const c1 = await cacheCounters(api.base);
-    const mix: LoadResult = await runLoad({ ...load, requests: mixed });
+    const mixPhase = await phase('mixed', mixed);
     const c2 = await cacheCounters(api.base);
     // What the writes cost on their own: with reads at the reads-only rate and writes at this one,
     // a server whose misses cost nothing would serve 1 / (0.9 / reads + 0.1 / writes) of the mix.
-    const writesOnly: LoadResult = await runLoad({ ...load, requests: cycle(api, ids, 'writes') });
+    const writesPhase = await phase('writes', cycle(api, ids, 'writes'));
+    const [base, mix, writesOnly] = [readsPhase.result, mixPhase.result, writesPhase.result];
     const bound = 1 / (0.9 / Math.max(base.rps, 0.001) + 0.1 / Math.max(writesOnly.rps, 0.001));
     const baseRatio = hitRatio(c0.all, c1.all);
     const mixRatio = hitRatio(c1.all, c2.all);
     const split = `REST ${pct(hitRatio(c1.rest, c2.rest))}, GraphQL ${pct(hitRatio(c1.graphql, c2.graphql))}`;
     const share = mix.rps / Math.max(base.rps, 0.001);
     const rows: Row[] = [
-      loadRow(MIXED_ROWS.readOnly, base, server.rss(), { note: `hit ratio ${pct(baseRatio)}; posts, pages, products; REST and GraphQL get and list` }),
-      loadRow(MIXED_ROWS.writesOnly, writesOnly, server.rss(), { note: 'the ten writes of the cycle, nothing else' }),
+      loadRow(MIXED_ROWS.readOnly, base, server.rss(), { note: `hit ratio ${pct(baseRatio)}; posts, pages, products; REST and GraphQL get and list; ${cpuNote(readsPhase)}` }),
+      loadRow(MIXED_ROWS.writesOnly, writesOnly, server.rss(), { note: `the ten writes of the cycle, nothing else; ${cpuNote(writesPhase)}` }),
       loadRow(MIXED_ROWS.mixed, mix, server.rss(), {
         ceiling: `${share.toFixed(2)} × reads only; ${(mix.rps / bound).toFixed(2)} × the bound the writes set (${int(bound)} req/s)`,
-        note: `hit ratio ${pct(mixRatio)} (${split}); writes: 6 draft saves, 2 publishes, 2 bulk creates of 10 drafts per 100 requests`,
+        note: `hit ratio ${pct(mixRatio)} (${split}); writes: 6 draft saves, 2 publishes, 2 bulk creates of 10 drafts per 100 requests; ${cpuNote(mixPhase)}`,
       }),
     ];
     const targets: Target[] = [
@@ -163,5 +205,6 @@ export async function runMixed(o: MixedOptions): Promise<{ rows: Row[]; targets:
     return { rows, targets };
   } finally {
     await server.stop();
+    await pgCpu.close();
   }
 }

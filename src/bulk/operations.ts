@@ -12,6 +12,7 @@ import { mintEntries } from '../versions/mint.ts';
 import { emitContentEvents, type ContentEventInput } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from './persist.ts';
+import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './input.ts';
 
 export interface BulkWriteResult {
@@ -48,6 +49,17 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
   const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseCreateBody(body, bag);
+  if (canCreateWithoutLock(ctx, collection)) {
+    const event = eventFactory(collection);
+    const data = await createWithoutLock(
+      ctx,
+      collection,
+      items,
+      { bag, keyPrefix: (i) => `${itemKey(items[i].index)}.`, timestamps: opts.timestamps },
+      (row, published, resource) => [event('content.created', row, resource), ...(published ? [event('content.published', row, resource)] : [])],
+    );
+    return { message: 'Bulk content created successfully.', data };
+  }
   const data = await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
     const validated = await validateEntryInputs(tctx, collection, items, 'create', {

@@ -12,6 +12,7 @@ import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from './t
 import { liveEntryByUuid } from './rows.ts';
 import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked, type RowWithLinks } from './read-rows.ts';
 import { contentLoaders } from './loaders.ts';
+import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
@@ -37,7 +38,7 @@ export interface EntryWriteBody {
 }
 
 /** Write responses show the working draft the client just wrote. */
-const writeView = (timestamps?: boolean): ReadOptions => ({ state: 'draft', timestamps });
+const writeView = (timestamps?: boolean) => ({ state: 'draft', timestamps }) as const satisfies ReadOptions;
 
 /**
  * POST /api/{collection}. `state: published` publishes on create (version 1, same transaction). Emits
@@ -68,6 +69,10 @@ export async function updateEntry(ctx: Ctx, slug: string, uuid: string, body: En
   authorize(ctx, 'update');
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
+  if (canSaveWithoutLock(ctx, collection)) {
+    const saved = await saveDraftWithoutLock(ctx, collection, uuid, body, mode, writeView(opts.timestamps));
+    if (saved) return saved;
+  }
   return ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
     const [existing] = await loadEntriesForWrite(tx, collection, [uuid]);

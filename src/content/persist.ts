@@ -119,11 +119,11 @@ export async function publishCreated(tx: Tx, ctx: Ctx, rows: EntryRow[], items: 
 export async function updateEntries(tx: Tx, _ctx: Ctx, _collection: CollectionSchema, items: ValidatedEntry[]): Promise<EntryRow[]> {
   if (items.length === 0) return [];
   const payload = items.map((i) => ({ id: i.existing!.id, data: i.data, locale: i.locale }));
-  await tx.$executeRaw(Prisma.sql`
+  const fresh = await tx.$queryRaw<EntryRow[]>(Prisma.sql`
     UPDATE entries AS e SET data = v.data, locale = v.locale, is_draft_dirty = true, updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS v(id int, data jsonb, locale text)
-    WHERE e.id = v.id`);
-  const fresh = await selectEntries(tx, Prisma.sql`e.id = ANY(${payload.map((p) => p.id)}::int[])`);
+    WHERE e.id = v.id
+    RETURNING ${ENTRY_COLUMNS}`);
   const byId = new Map(fresh.map((r) => [r.id, r]));
   return payload.map((p) => byId.get(p.id)!);
 }

@@ -22,6 +22,7 @@ export interface Minted {
 
 interface LockedEntry {
   id: number;
+  uuid: string;
   locale: string;
   translation_group_id: number | null;
   last_version_number: number;
@@ -58,11 +59,14 @@ export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promis
   return minted.map((m) => m.version);
 }
 
-export interface MintTarget {
-  entryId: number;
+/**
+ * An entry to publish, by id, or by UUID within a collection (a publish by URL: the lock statement
+ * finds the row, so the request needs no lookup of its own before the transaction).
+ */
+export type MintTarget = ({ entryId: number } | { uuid: string; collectionId: number }) & {
   /** Replaces the working draft before it is snapshotted (revert); omitted = publish the draft as is. */
   draft?: Record<string, unknown>;
-}
+};
 
 /**
  * The mint itself, in two statements whatever the number of entries — the lock time of a hot entry
@@ -74,18 +78,26 @@ export interface MintTarget {
  * Returns the new version and entry row per target, in input order.
  */
 export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Promise<Minted[]> {
-  const drafts = new Map(targets.map((t) => [t.entryId, t.draft]));
-  const ids = [...drafts.keys()].sort((a, b) => a - b);
-  if (ids.length === 0) return [];
+  if (targets.length === 0) return [];
+  const ids = [...new Set(targets.flatMap((t) => ('entryId' in t ? [t.entryId] : [])))];
+  const byUuid = targets.flatMap((t) => ('uuid' in t ? [t] : []));
+  const uuids = byUuid.map((t) => t.uuid.toLowerCase());
   // ORDER BY sits below the row-locking step in the plan, so rows are locked in id order.
   const locked = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
-    SELECT e.id, e.locale, e.translation_group_id, e.last_version_number, e.data,
+    SELECT e.id, e.uuid::text AS uuid, e.locale, e.translation_group_id, e.last_version_number, e.data,
       ${passwordNames(Prisma.sql`e.collection_id`)} AS password_names
     FROM entries e
-    WHERE e.id = ANY(${ids}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
+    WHERE (e.id = ANY(${ids}::int[])
+        OR (e.uuid, e.collection_id) IN (SELECT * FROM unnest(${uuids}::uuid[], ${byUuid.map((t) => t.collectionId)}::int[])))
+      AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
     ORDER BY e.id
     FOR UPDATE OF e`);
-  if (locked.length !== ids.length) throw notFound('Entry not found.');
+  const lockedIds = new Set(locked.map((e) => e.id));
+  const idByUuid = new Map(locked.map((e) => [e.uuid, e.id]));
+  const idOf = (t: MintTarget): number | undefined => ('entryId' in t ? (lockedIds.has(t.entryId) ? t.entryId : undefined) : idByUuid.get(t.uuid.toLowerCase()));
+  const resolved = targets.map(idOf);
+  if (resolved.some((id) => id === undefined)) throw notFound('Entry not found.');
+  const drafts = new Map(targets.map((t, i) => [resolved[i]!, t.draft]));
 
   const now = new Date();
   const createdByTokenId = tokenIdOf(ctx);
@@ -164,7 +176,7 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
     version.id = versionId;
     byEntry.set(entry.id, { version, entry });
   }
-  return targets.map((t) => byEntry.get(t.entryId)!);
+  return resolved.map((id) => byEntry.get(id!)!);
 }
 
 /**
@@ -182,7 +194,10 @@ export const passwordNames = (collectionId: Prisma.Sql): Prisma.Sql => Prisma.sq
           AND g.name = f.name AND g.type <> 'password')
   )::text[]`;
 
-function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+/** passwordNames as SQL text, for statements sent as text (`Database.query`); `collectionId` is an SQL expression. */
+export const passwordNamesSql = (collectionId: string): string => passwordNames(Prisma.raw(collectionId)).text;
+
+export function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   if (keys.length === 0) return data;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) if (!keys.includes(k)) out[k] = v;

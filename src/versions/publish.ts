@@ -1,12 +1,15 @@
 import type { Entry } from '../db/generated/prisma/client.ts';
 import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
-import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
+import type { CollectionSchema } from '../collections/model.ts';
+import { collectionForRequest } from '../content/schemas.ts';
+import { isUuid } from '../content/types.ts';
 import { notFound } from '../errors.ts';
 import { emitContentEvent } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { mintEntries, type MintTarget, type Snapshot } from './mint.ts';
-import { findEntry, lockEntry, parseVersionNumber } from './lookup.ts';
+import { lockEntry, parseVersionNumber } from './lookup.ts';
+import { publishWithoutLock } from './publish-without-lock.ts';
 import { restoreDraft, type SkippedReference } from './restore.ts';
 import type { VersionRecord } from './serialize.ts';
 import { entryResource } from './entry-resource.ts';
@@ -43,10 +46,14 @@ export interface RevertResult extends PublishResult {
 /** POST /api/{collection}/{uuid}/publish: the working draft becomes version N+1 and goes live. */
 export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: string): Promise<PublishResult> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
-  // The lookup needs no lock: the mint locks the row and 404s if it was deleted in between.
-  const found = await findEntry(ctx.db, ctx, collection, uuid);
-  return ctx.db.$transaction((tx) => mintAndAnnounce(tx, ctx, collection, { entryId: found.id }), TX_OPTIONS);
+  const collection = await collectionForRequest(ctx, collectionSlug);
+  if (!isUuid(uuid)) throw notFound('Entry not found.');
+  if (ctx.services.database.kind === 'postgres') {
+    const published = await publishWithoutLock(ctx, collection, uuid);
+    if (published) return published;
+  }
+  // The mint finds the entry by its UUID as it locks it, and 404s if there is no live one.
+  return ctx.db.$transaction((tx) => mintAndAnnounce(tx, ctx, collection, { uuid, collectionId: collection.id }), TX_OPTIONS);
 }
 
 /**
@@ -55,7 +62,7 @@ export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: strin
  */
 export async function unpublishEntry(ctx: Ctx, collectionSlug: string, uuid: string): Promise<UnpublishResult> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await collectionForRequest(ctx, collectionSlug);
   return ctx.db.$transaction(async (tx) => {
     const locked = await lockEntry(tx, ctx, collection, uuid);
     if (locked.state === 'draft' && locked.publishedVersionId === null && locked.publishedData === null) {
@@ -79,7 +86,7 @@ export async function unpublishEntry(ctx: Ctx, collectionSlug: string, uuid: str
  */
 export async function revertToVersion(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown): Promise<RevertResult> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await collectionForRequest(ctx, collectionSlug);
   const number = parseVersionNumber(versionParam);
   return ctx.db.$transaction(async (tx) => {
     const locked = await lockEntry(tx, ctx, collection, uuid);

@@ -40,6 +40,29 @@ export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInpu
  */
 export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventInput[]): Promise<void> {
   if (inputs.length === 0) return;
+  const { rows, entries } = contentEventParams(inputs);
+  // `content_entry` is set only for rows that carry an entry (a JSON null entry stays a JSON null).
+  // The NOTIFY (see announce) rides in the same statement: one round trip less on every content write.
+  await tx.$executeRaw(Prisma.sql`
+    WITH inserted AS (
+      INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
+      SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid,
+        CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
+      FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
+          WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, entry, n)
+        LEFT JOIN jsonb_array_elements(${entries}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
+      ORDER BY r.n
+      RETURNING 1
+    )
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`);
+  ctx.services.webhooks?.outboxWritten();
+}
+
+/**
+ * The two JSON parameters of an outbox insert: one row per event, and the entry resources, each
+ * shared object once (see emitContentEvents).
+ */
+export function contentEventParams(inputs: ContentEventInput[]): { rows: string; entries: string } {
   const entries: unknown[] = [];
   const slot = new Map<unknown, number>();
   const rows = inputs.map((i) => {
@@ -56,20 +79,30 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       entry,
     };
   });
-  // `content_entry` is set only for rows that carry an entry (a JSON null entry stays a JSON null).
-  // The NOTIFY (see announce) rides in the same statement: one round trip less on every content write.
-  await tx.$executeRaw(Prisma.sql`
-    WITH inserted AS (
-      INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
-      SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid,
+  return { rows: JSON.stringify(rows), entries: JSON.stringify(entries) };
+}
+
+/**
+ * The outbox insert of emitContentEvents as part of a caller's single statement (plain SQL text for
+ * `Database.query`): the events are written by the same statement as the change, so they commit with
+ * it. `p` names the placeholders of the project id, the source and the two contentEventParams; rows
+ * are inserted only when the SQL condition `gate` holds. The caller's statement must also run
+ * `pg_notify(OUTBOX_CHANNEL, '')` when it inserts, and call `outboxWritten` after.
+ */
+export function contentEventsInsertSql(p: { project: string; source: string; rows: string; entries: string }, gate: string): string {
+  return `INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
+      SELECT ${p.project}, r.event, ${p.source}, r.collection_id, r.entry_uuid,
         CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
-      FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
+      FROM ROWS FROM (jsonb_to_recordset(${p.rows}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
           WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, entry, n)
-        LEFT JOIN jsonb_array_elements(${JSON.stringify(entries)}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
+        LEFT JOIN jsonb_array_elements(${p.entries}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
+      WHERE ${gate}
       ORDER BY r.n
-      RETURNING 1
-    )
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`);
+      RETURNING 1`;
+}
+
+/** Tells this process's dispatcher that a statement outside emitContentEvents wrote outbox rows. */
+export function outboxWritten(ctx: EventCtx): void {
   ctx.services.webhooks?.outboxWritten();
 }
 

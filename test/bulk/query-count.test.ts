@@ -10,7 +10,9 @@ async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sql: st
   const sql: string[] = [];
   proto.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0];
-    sql.push(typeof first === 'string' ? first : String((first as { text?: string } | null)?.text ?? ''));
+    const text = typeof first === 'string' ? first : String((first as { text?: string } | null)?.text ?? '');
+    // Token-use bookkeeping runs on a timer (src/auth/token-usage.ts), never as part of a request.
+    if (!text.includes('SET last_used_at = u.at')) sql.push(text);
     return original.apply(this, args);
   };
   try {
