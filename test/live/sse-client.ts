@@ -80,7 +80,7 @@ export async function openSse(
     })();
   }
   let read = 0;
-  const next = async (timeoutMs = 5000): Promise<SseEvent> => {
+  const next = async (timeoutMs = 15_000): Promise<SseEvent> => {
     const deadline = Date.now() + timeoutMs;
     while (read >= events.length) {
       if (done) throw new Error('stream ended');
@@ -100,7 +100,7 @@ export async function openSse(
     status: res.status,
     headers: res.headers,
     next,
-    async until(kind, timeoutMs = 5000) {
+    async until(kind, timeoutMs = 15_000) {
       const out: SseEvent[] = [];
       for (;;) {
         const e = await next(timeoutMs);
