@@ -31,6 +31,16 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
     return r.body;
   };
 
+  /** A second replica on the same database, closed after the file. */
+  const startReplica = async (): Promise<string> => {
+    const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', AUTH_CACHE_MS: '0' }, { DATABASE_URL: t.databaseUrl });
+    const database = openPostgres(t.databaseUrl!, 3);
+    const services = await createServices(config, createLogger('silent'), { database, authCache: true });
+    const other = await buildServer(services);
+    closers.push(() => services.close(), () => other.close());
+    return other.listen({ port: 0, host: '127.0.0.1' });
+  };
+
   beforeAll(async () => {
     t = await startTestApp({ env: { LIVE_POLL_MS: '200', LIVE_MAX_PER_TOKEN: '3', LIVE_MAX_SUBSCRIPTIONS: '5' } });
     p = await t.project();
@@ -76,12 +86,7 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
   });
 
   it('a write through one replica reaches a subscriber on another', async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', AUTH_CACHE_MS: '0' }, { DATABASE_URL: t.databaseUrl });
-    const database = openPostgres(t.databaseUrl!, 3);
-    const services = await createServices(config, createLogger('silent'), { database, authCache: true });
-    const other = await buildServer(services);
-    const otherBase = await other.listen({ port: 0, host: '127.0.0.1' });
-    closers.push(() => services.close(), () => other.close());
+    const otherBase = await startReplica();
     const s = await sse(`subscription { entryChanged(collection: "posts") { event entry { fields } } }`, p.headers, otherBase);
     await new Promise((r) => setTimeout(r, 100));
     await write('POST', '/api/posts', { data: { title: 'Across replicas' } });
@@ -103,12 +108,7 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
     await write('POST', '/api/posts', { data: { title: 'not this one' } });
     await write('POST', '/api/posts', { data: { title: 'resume missed 3' } });
     // A replica whose change stream starts now, past every id above: it has none of them in memory.
-    const config = loadConfig({ LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', AUTH_CACHE_MS: '0' }, { DATABASE_URL: t.databaseUrl });
-    const database = openPostgres(t.databaseUrl!, 3);
-    const services = await createServices(config, createLogger('silent'), { database, authCache: true });
-    const other = await buildServer(services);
-    const otherBase = await other.listen({ port: 0, host: '127.0.0.1' });
-    closers.push(() => services.close(), () => other.close());
+    const otherBase = await startReplica();
     const again = await openSse(otherBase, q, { headers: p.headers, lastEventId: seen.id });
     open.push(again);
     const titles = async (n: number) => {
