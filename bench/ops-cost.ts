@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase } from './lib/database.ts';
-import { benchServerEnv, freePort, spawnTsx, treeCpuMs, waitHealthy, type Child } from './lib/processes.ts';
+import { benchServerEnv, freePort, spawnChild, spawnTsx, treeCpuMs, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { restGet } from './lib/http-scenarios.ts';
@@ -53,14 +53,23 @@ export async function runOpsCost(opts: OpsCostOptions): Promise<{ rows: Row[]; t
   const servers: Child[] = [];
   const start = async (level: string) => {
     const port = await freePort();
-    const child = spawnTsx(`server-${level}`, 'src/main.ts', { ...benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port }), LOG_LEVEL: level });
+    const env = { ...benchServerEnv({ databaseUrl: bench.url, redisUrl, prefix, port }), LOG_LEVEL: level };
+    // BENCH_CPU_PROF=<dir>: both servers run under `node --cpu-prof` and leave their profiles there.
+    const profDir = process.env.BENCH_CPU_PROF;
+    // The log goes to a file: what is measured is what the line costs the server, not what reading
+    // 2 MB/s of it through a pipe costs this harness on the same two cores.
+    const output = { logToFile: true };
+    const child = profDir
+      ? spawnChild(`server-${level}-${servers.length}`, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profDir}/${level}-${servers.length}`, '--import', 'tsx', 'src/main.ts'], env, process.env.BENCH_SERVER_DIR, output)
+      : spawnTsx(`server-${level}-${servers.length}`, 'src/main.ts', env, output);
     servers.push(child);
     await waitHealthy(child, `http://127.0.0.1:${port}/healthz`);
     return { child, base: `http://127.0.0.1:${port}` };
   };
   try {
     const quiet = await start('warn');
-    const logged = await start('info');
+    // BENCH_OPS_AA=1: both servers at warn, to see how far apart two identical servers measure (an A/A check).
+    const logged = await start(process.env.BENCH_OPS_AA === '1' ? 'warn' : 'info');
     const project = await createBenchProject(bench.db, 'ops');
     const api: Api = { base: quiet.base, headers: project.headers };
     await createContentModel(api);
@@ -78,9 +87,14 @@ export async function runOpsCost(opts: OpsCostOptions): Promise<{ rows: Row[]; t
     let docPlain: Side | undefined;
     let docBr: Side | undefined;
     for (let round = 0; round < opts.rounds; round++) {
-      off = await measure(quiet.child, get(quiet.base), off);
-      on = await measure(logged.child, get(logged.base), on);
-      compressed = await measure(logged.child, get(logged.base, encodings), compressed);
+      // The order turns every round (ABC, CBA), so no side always runs right after another server's
+      // round, in the same place of a sitting whose load drifts.
+      const steps = [
+        async () => (off = await measure(quiet.child, get(quiet.base), off)),
+        async () => (on = await measure(logged.child, get(logged.base), on)),
+        async () => (compressed = await measure(logged.child, get(logged.base, encodings), compressed)),
+      ];
+      for (const step of round % 2 === 0 ? steps : steps.reverse()) await step();
     }
     for (let round = 0; round < Math.max(1, opts.rounds - 1); round++) {
       docPlain = await measure(quiet.child, openapi(quiet.base), docPlain);

@@ -1,9 +1,72 @@
+import { writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
 /** How long a buffered line may wait before it is written, when traffic is too thin to fill a chunk. */
 const FLUSH_EVERY_MS = 200;
+/** Lines are handed to the file descriptor in chunks of about this many bytes. */
+const CHUNK_BYTES = 8 * 1024;
+/** Unwritten bytes beyond which SonicBoom drops new lines (a stderr that stopped draining). */
+const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Gathers whole lines and hands them to pino's SonicBoom destination one chunk at a time.
+ *
+ * SonicBoom's own `minLength` buffering appends each line to a growing string and measures that
+ * string's UTF-8 length on every write, which flattens it: each line cost a copy and a scan of up to
+ * 16 KiB. With an access line per request that was most of the line's cost on the cached published
+ * read (about 10 µs of a 60 µs request; BENCHMARKS.md, "Cost of the operations plugins"). Here a
+ * line is pushed onto an array and a chunk is joined once per ~8 KiB, so SonicBoom sees few, flat
+ * strings and keeps what it is good at: the file descriptor, partial writes, EAGAIN and EPIPE.
+ */
+class LineBatcher {
+  private lines: string[] = [];
+  private chars = 0;
+
+  constructor(
+    private readonly sink: pino.DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void },
+    private readonly fd: number,
+  ) {}
+
+  write(line: string): boolean {
+    // UTF-16 length decides when to hand a chunk over; the exact byte count is SonicBoom's business.
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= CHUNK_BYTES) this.handOver();
+    return true;
+  }
+
+  /** Everything gathered goes to SonicBoom, which writes it asynchronously. */
+  flush(cb?: (err?: Error) => void): void {
+    this.handOver();
+    this.sink.flush(cb);
+  }
+
+  /**
+   * At exit, when there is no event loop left to wait on: what SonicBoom holds first, then the
+   * gathered lines straight to the descriptor (handed to SonicBoom they would start an asynchronous
+   * write that exit does not wait for).
+   */
+  flushSync(): void {
+    this.sink.flushSync();
+    const chunk = this.take();
+    if (chunk) writeSync(this.fd, chunk);
+  }
+
+  private handOver(): void {
+    const chunk = this.take();
+    if (chunk) this.sink.write(chunk);
+  }
+
+  private take(): string | undefined {
+    if (this.lines.length === 0) return undefined;
+    const chunk = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    return chunk;
+  }
+}
 
 /**
  * Structured JSON logs on stderr, so CLI stdout stays a single JSON document.
@@ -12,7 +75,7 @@ const FLUSH_EVERY_MS = 200;
  * asynchronously, at least every 200 ms. A synchronous write(2) per line cost the cached published
  * read about a third of its throughput once every request logged an access line (BENCHMARKS.md,
  * "Cost of the operations plugins"); batching turns thousands of syscalls per second into a few.
- * pino flushes the buffer synchronously on process exit (normal exit, `process.exit`, an uncaught
+ * Gathered lines are flushed synchronously on process exit (normal exit, `process.exit`, an uncaught
  * exception), so only a SIGKILL can lose the last fraction of a second. Error and fatal lines are
  * written at once, so a crash report never waits behind the buffer. If stderr stops draining (a
  * stuck log shipper), more than 64 MiB of pending lines are dropped rather than the heap growing
@@ -20,7 +83,17 @@ const FLUSH_EVERY_MS = 200;
  */
 export function createLogger(level: string, name = 'cms', opts: { buffered?: boolean } = {}): Logger {
   if (!opts.buffered) return pino({ name, level, base: { pid: process.pid } }, pino.destination(2));
-  const destination = pino.destination({ dest: 2, sync: false, minLength: 8 * 1024, maxLength: 64 * 1024 * 1024 });
+  // SonicBoom writes whatever it is given at once (minLength 0): the batching is the LineBatcher's.
+  // pino.destination registers SonicBoom's own flush at exit; the batcher's lines must reach it first.
+  const sonic = pino.destination({ dest: 2, sync: false, maxLength: MAX_PENDING_BYTES });
+  const destination = new LineBatcher(sonic, 2);
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      /* stderr already gone */
+    }
+  });
   const timer = setInterval(() => {
     // flush() on an empty or already-writing stream is a no-op; errors surface on the stream.
     try {

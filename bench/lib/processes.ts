@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sleep } from './stats.ts';
 
 /** A child process the harness started; stop() ends its whole process group. */
@@ -13,8 +15,14 @@ export interface Child {
   rss(): number;
 }
 
-export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>, cwd?: string): Child {
-  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd });
+export function spawnChild(name: string, command: string, args: string[], env: Record<string, string | undefined>, cwd?: string, opts: { logToFile?: boolean } = {}): Child {
+  // The child's stderr (the server log) can go to a file in the temporary directory instead of a pipe
+  // this process reads (`logToFile`, or BENCH_CHILD_OUTPUT=file for every child): then the harness
+  // spends nothing on a server that logs a line per request, on the same two cores it measures.
+  const logFile = opts.logToFile || process.env.BENCH_CHILD_OUTPUT === 'file' ? join(tmpdir(), `bench-${name.replace(/\W+/g, '-')}-${process.pid}-${Date.now()}.log`) : undefined;
+  const fd = logFile ? openSync(logFile, 'w') : undefined;
+  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', fd ?? 'pipe'], detached: true, cwd });
+  if (fd !== undefined) closeSync(fd);
   // The child's output is kept as raw chunks (the last 16 KiB or so) and split into lines only when
   // a failure asks for them: a server logging an access line per request writes tens of thousands
   // of lines a second, and a harness that decoded and split each one competed with the server it
@@ -28,7 +36,7 @@ export function spawnChild(name: string, command: string, args: string[], env: R
   };
   const lines = {
     join: (sep: string) =>
-      Buffer.concat(chunks)
+      (logFile ? Buffer.concat([...chunks, tailOfFile(logFile)]) : Buffer.concat(chunks))
         .toString()
         .split('\n')
         .filter((l) => l.trim())
@@ -58,16 +66,34 @@ export function spawnChild(name: string, command: string, args: string[], env: R
         }
       });
       await Promise.race([exited, timer]);
+      if (logFile) rmSync(logFile, { force: true });
     },
   };
+}
+
+function tailOfFile(path: string): Buffer {
+  try {
+    const size = statSync(path).size;
+    const fd = openSync(path, 'r');
+    try {
+      const length = Math.min(size, 16_384);
+      const buf = Buffer.alloc(length);
+      readSync(fd, buf, 0, length, size - length);
+      return buf;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return Buffer.alloc(0);
+  }
 }
 
 /**
  * `npx tsx <script>`: how the issue runs the server and the worker. `BENCH_SERVER_DIR` runs the
  * project's own programs (src/…) from another checkout, to compare commits with one harness.
  */
-export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>): Child =>
-  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, script.startsWith('src/') ? process.env.BENCH_SERVER_DIR : undefined);
+export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>, opts: { logToFile?: boolean } = {}): Child =>
+  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, script.startsWith('src/') ? process.env.BENCH_SERVER_DIR : undefined, opts);
 
 function childrenOf(pid: number): number[] {
   const out: number[] = [];
