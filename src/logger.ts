@@ -5,8 +5,13 @@ export type { Logger };
 
 /** How long a buffered line may wait before it is written, when traffic is too thin to fill a chunk. */
 const FLUSH_EVERY_MS = 200;
-/** Lines are handed to the file descriptor in chunks of about this many bytes. */
-const CHUNK_BYTES = 8 * 1024;
+/**
+ * Lines are handed to the file descriptor in chunks of about this many bytes (a pipe's default
+ * capacity). Each asynchronous write is a round trip through libuv's thread pool, which on this
+ * kind of VM costs far more than the bytes: at 20,000 lines/s a line cost about 5.5 µs with 8 KiB
+ * chunks and 2.5 µs with 64 KiB ones (BENCHMARKS.md, "Cost of the operations plugins").
+ */
+const CHUNK_BYTES = 64 * 1024;
 /** Unwritten bytes beyond which SonicBoom drops new lines (a stderr that stopped draining). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
@@ -15,9 +20,8 @@ const MAX_PENDING_BYTES = 64 * 1024 * 1024;
  *
  * SonicBoom's own `minLength` buffering appends each line to a growing string and measures that
  * string's UTF-8 length on every write, which flattens it: each line cost a copy and a scan of up to
- * 16 KiB. With an access line per request that was most of the line's cost on the cached published
- * read (about 10 µs of a 60 µs request; BENCHMARKS.md, "Cost of the operations plugins"). Here a
- * line is pushed onto an array and a chunk is joined once per ~8 KiB, so SonicBoom sees few, flat
+ * 16 KiB (about 3 µs per line, measured at 20,000 lines/s). Here a line is pushed onto an array and
+ * a chunk is joined once per ~64 KiB, so SonicBoom sees few, flat
  * strings and keeps what it is good at: the file descriptor, partial writes, EAGAIN and EPIPE.
  */
 class LineBatcher {
@@ -71,7 +75,7 @@ class LineBatcher {
 /**
  * Structured JSON logs on stderr, so CLI stdout stays a single JSON document.
  *
- * `buffered` (the API server): lines are gathered into chunks of 8 KiB and written
+ * `buffered` (the API server): lines are gathered into chunks of 64 KiB and written
  * asynchronously, at least every 200 ms. A synchronous write(2) per line cost the cached published
  * read about a third of its throughput once every request logged an access line (BENCHMARKS.md,
  * "Cost of the operations plugins"); batching turns thousands of syscalls per second into a few.
