@@ -109,16 +109,19 @@ describe('graceful shutdown', () => {
     signalledAt = Date.now();
     server.child.kill('SIGTERM');
 
-    // Readiness fails at once, while the listener still accepts (load balancers stop sending).
-    await new Promise((r) => setTimeout(r, 100));
-    const ready = await new Promise<number>((ok) => {
-      request({ host: base.hostname, port: base.port, path: '/readyz' }, (res) => {
-        res.resume();
-        ok(res.statusCode ?? 0);
-      })
-        .on('error', () => ok(-1))
-        .end();
-    });
+    // Readiness fails as soon as the signal is handled, while the listener still accepts (load
+    // balancers stop sending). Under a loaded machine the handler may run some time after kill().
+    const probe = () =>
+      new Promise<number>((ok) => {
+        request({ host: base.hostname, port: base.port, path: '/readyz' }, (res) => {
+          res.resume();
+          ok(res.statusCode ?? 0);
+        })
+          .on('error', () => ok(-1))
+          .end();
+      });
+    let ready = await probe();
+    for (const until = Date.now() + 3000; ready === 200 && Date.now() < until; ready = await probe()) await new Promise((r) => setTimeout(r, 20));
     expect(ready).toBe(503);
 
     await Promise.all(loops);
