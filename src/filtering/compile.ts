@@ -152,22 +152,14 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
 }
 
 /**
- * `where[author][name][like]=ann`: the outer row's relation UUID must be among the matching related
- * entries, in the same state column as the outer read, so published reads match published values of
- * the targets. One statement, no round trip to find the targets first, and both sides can be
- * answered from indexes: the targets' filter from their `_p_`/`_d_` field indexes (the scope below is
- * their partial predicate), the outer side by probing the relation field's UUID btree
- * (src/filtering/field-indexes.ts), where a list of inlined UUIDs was a containment test per
- * candidate, re-evaluated on every row of the collection.
- *
- * `= ANY (ARRAY(subquery))`, not `IN (subquery)`: the targets are found once (an InitPlan) and the
- * outer rows are then chosen by the relation's index or tested against the array. As a semi-join the
- * outer plan followed the planner's estimate of the targets, which for a `like` on a partial trigram
- * index is one row whatever the pattern (111 actual in the bench): it read and sorted every match
- * for a page of 25, and the COUNT beside it read them all again. With the array the outer side is
- * estimated from the relation index's own statistics, and a page in an indexed order stops after
- * its rows. Same truth value as IN in every case (NULL for a missing relation, false for no target).
- * Multiple relations (arrays, no btree) test each element against the same subquery.
+ * `where[author][name][like]=ann` as a semi-join: the outer row's relation UUID must be among the
+ * matching related entries (`IN (SELECT uuid ...)`), in the same state column as the outer read, so
+ * published reads match published values of the targets. One statement, no round trip to find the
+ * targets first, and the planner can answer both sides from indexes: the targets' filter from their
+ * `_p_`/`_d_` field indexes (the scope below is their partial predicate), the outer side by probing
+ * the relation field's UUID btree (src/filtering/field-indexes.ts), where a list of inlined UUIDs was
+ * a containment test per candidate, re-evaluated on every row of the collection. Multiple relations
+ * (arrays, no btree) test each element against the same subquery.
  */
 function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
   return compileNode(node.filter, { ...env, alias: RELATED_ALIAS }).then((inner) => {
@@ -184,7 +176,7 @@ function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
     const name = node.field.name;
     const col = columnRef(env, env.column);
     const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
-    if (node.field.options.relation?.type !== 2) return sql`(${col} ->> ${name}::text) = ANY (ARRAY(${related}))`;
+    if (node.field.options.relation?.type !== 2) return sql`(${col} ->> ${name}::text) IN (${related})`;
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
   });
 }
