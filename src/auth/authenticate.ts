@@ -29,16 +29,17 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   const cacheKey = `${projectKey}|${tokenHash}`;
   let row = tokenHash ? cache?.get(cacheKey) : undefined;
   if (!row) {
-    const ticket = cache?.ticket();
-    [row] = await services.database.query<AuthRow>(AUTH_SQL, [projectKey, tokenHash], { name: 'cms_authenticate' });
-    if (!row) throw badRequest('Project not found.');
-    if (!match || row.token_id === null || row.revoked_at || row.token_project_id !== row.id) throw unauthenticated();
+    const load = async () => (await services.database.query<AuthRow>(AUTH_SQL, [projectKey, tokenHash], { name: 'cms_authenticate' }))[0];
     // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
-    if (ticket && cache) cache.set(ticket, cacheKey, row.id, row);
+    row = cache && tokenHash ? await cache.read(cacheKey, load, succeeded) : await load();
+    if (!row) throw badRequest('Project not found.');
+    if (!match || !succeeded(row)) throw unauthenticated();
   }
   if (row.token_id === null) throw unauthenticated();
   return contextOf(services, row, row.token_id, requestId);
 }
+
+const succeeded = (row: AuthRow): boolean => row.token_id !== null && !row.revoked_at && row.token_project_id === row.id;
 
 /**
  * The request's context when this replica remembers its credentials (the authentication cache), with

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts'
 import { countQueries } from '../helpers/sql-count.ts';
 import { AuthCache } from '../../src/auth/auth-cache.ts';
 import type { AuthRow } from '../../src/auth/credentials.ts';
-import { CHANGE_FEED_APPLICATION, type Change } from '../../src/db/change-feed.ts';
+import { CHANGE_FEED_APPLICATION, type Change, type ContentChange } from '../../src/db/change-feed.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,6 +21,7 @@ async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boo
 /** A feed that is live and never notifies: only what the process itself does can drop an entry. */
 function silentFeed() {
   const subscribers = new Set<(c: Change) => void>();
+  const content = new Set<(c: ContentChange) => void>();
   const feed = {
     live: true,
     session: 1,
@@ -28,8 +29,15 @@ function silentFeed() {
       subscribers.add(fn);
       return () => subscribers.delete(fn);
     },
+    subscribeContent(fn: (c: ContentChange) => void) {
+      content.add(fn);
+      return () => content.delete(fn);
+    },
     emit(c: Change) {
       for (const fn of subscribers) fn(c);
+    },
+    emitContent(c: ContentChange) {
+      for (const fn of content) fn(c);
     },
   };
   return feed;
@@ -138,6 +146,41 @@ describe('authentication cache (PostgreSQL, LISTEN/NOTIFY)', () => {
     await sql.query(`UPDATE entries SET published_data = jsonb_set(published_data, '{title}', '"Changed by SQL"') WHERE uuid = $1`, [post]);
     const fresh = await eventually(async () => (await api('GET', `/api/posts/${post}`)).body?.fields?.title === 'Changed by SQL');
     expect(fresh).toBe(true);
+  });
+
+  it('keeps the authentication through content commits by another process, with their generations', async () => {
+    await warm(`/api/posts/${post}`);
+    const before = await api('GET', `/api/posts/${post}`);
+    expect(before.headers['x-cache']).toBe('HIT');
+    // A draft save leaves the published read cached; a published change must drop it. Neither may
+    // make the next request authenticate again.
+    await sql.query(`UPDATE entries SET data = jsonb_set(data, '{title}', '"Draft by SQL"') WHERE uuid = $1`, [post]);
+    await sleep(50);
+    const draftSaved = await countQueries(() => api('GET', `/api/posts/${post}`));
+    expect(draftSaved.result.headers['x-cache']).toBe('HIT');
+    expect(draftSaved.queries).toBe(0);
+    await sql.query(`UPDATE entries SET published_data = jsonb_set(published_data, '{title}', '"Published by SQL"') WHERE uuid = $1`, [post]);
+    expect(await eventually(async () => (await api('GET', `/api/posts/${post}`)).body?.fields?.title === 'Published by SQL')).toBe(true);
+    // The answer above was a miss: the entry's statement, and no authentication statement with it.
+    await sql.query(`UPDATE entries SET published_data = jsonb_set(published_data, '{title}', '"Again by SQL"') WHERE uuid = $1`, [post]);
+    let statements = 0;
+    expect(
+      await eventually(async () => {
+        const { result, queries } = await countQueries(() => api('GET', `/api/posts/${post}`));
+        statements = queries;
+        return result.body?.fields?.title === 'Again by SQL';
+      }),
+    ).toBe(true);
+    expect(statements).toBe(1);
+  });
+
+  it('forgets the authentication when another process changes a collection row', async () => {
+    // The cached answer maps collection slugs to ids; plain SQL may change one without moving the
+    // project's schema revision, so the collections row's own notification must drop the answer.
+    await warm(`/api/posts/${post}`);
+    await sql.query(`UPDATE collections SET name = 'Posts!' WHERE slug = 'posts' AND project_id = $1`, [p.id]);
+    expect(await eventually(async () => (await countQueries(() => api('GET', `/api/posts/${post}`))).queries > 0)).toBe(true);
+    await warm(`/api/posts/${post}`);
   });
 
   it('forgets nothing it should not: a change to another project leaves this one cached', async () => {
@@ -252,6 +295,59 @@ describe('AuthCache: a read that raced a change is not kept', () => {
     feed.session++;
     cache.set(ticket, 'k', 7, row);
     expect(cache.get('k')).toBeUndefined();
+  });
+
+  const stamped = (generation: string, posts: [number, number, number]) => ({ id: 7, generation, collections: { posts } }) as unknown as AuthRow;
+
+  it('raises the generations of held answers to those a content commit carries, and keeps them', () => {
+    const feed = silentFeed();
+    const cache = new AuthCache<AuthRow>(feed, 60_000);
+    cache.set(cache.ticket(), 'k', 7, stamped('5', [3, 10, 20]));
+    feed.emitContent({ projectId: 7, generation: 6n });
+    feed.emitContent({ projectId: 7, collections: [[3, 11, 21], [4, 1, 1]] });
+    // Heard out of order (two replicas' commits): counters only grow.
+    feed.emitContent({ projectId: 7, generation: 4n, collections: [[3, 9, 19]] });
+    expect(cache.get('k')).toMatchObject({ generation: '6', collections: { posts: [3, 11, 21] } });
+    feed.emitContent({ projectId: 8, generation: 100n });
+    expect(cache.get('k')).toMatchObject({ generation: '6' });
+  });
+
+  it('raises an answer read before a content commit it had not seen, before keeping it', () => {
+    const feed = silentFeed();
+    const cache = new AuthCache<AuthRow>(feed, 60_000);
+    const ticket = cache.ticket();
+    feed.emitContent({ projectId: 7, generation: 9n, collections: [[3, 12, 22]] });
+    cache.set(ticket, 'k', 7, stamped('8', [3, 10, 20]));
+    expect(cache.get('k')).toMatchObject({ generation: '9', collections: { posts: [3, 12, 22] } });
+    // A forget drops what was heard with the answers: a later read is fresh from the database.
+    feed.emit({ kind: 'project', projectId: 7 });
+    cache.set(cache.ticket(), 'k', 7, stamped('8', [3, 10, 20]));
+    expect(cache.get('k')).toMatchObject({ generation: '8' });
+  });
+
+  it('shares one read among concurrent misses, but never one that began before a forget', async () => {
+    const feed = silentFeed();
+    const cache = new AuthCache<AuthRow>(feed, 60_000);
+    let loads = 0;
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const load = async () => {
+      const n = ++loads;
+      await gate;
+      return stamped(String(n), [3, 1, 1]);
+    };
+    const first = cache.read('k', load, () => true);
+    const second = cache.read('k', load, () => true);
+    expect(loads).toBe(1);
+    feed.emit({ kind: 'project', projectId: 7 });
+    const third = cache.read('k', load, () => true);
+    expect(loads).toBe(2);
+    finish();
+    expect((await first)?.generation).toBe('1');
+    expect((await second)?.generation).toBe('1');
+    expect((await third)?.generation).toBe('2');
+    // The first read began before the forget and is not kept; the third is.
+    expect(cache.get('k')?.generation).toBe('2');
   });
 
   it('answers nothing while the feed is down, and nothing older than its time to live', () => {

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { countQueries } from '../helpers/sql-count.ts';
 
 /** Polls `check` until it holds or `ms` pass (the change feed's latency, with room for a loaded machine). */
 async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
@@ -104,6 +105,44 @@ describe('fine invalidation across two replicas (PostgreSQL, LISTEN/NOTIFY)', ()
     expect(moved, 'B kept serving the old published post').toBe(true);
     const gqlMoved = await eventually(async () => (await gqlOnB(POSTS)).data.posts.data[0].title === 'One, edited');
     expect(gqlMoved, 'B kept serving the old GraphQL list').toBe(true);
+  });
+
+  it('content writes through A keep B’s authentication: B raises its generations and asks nothing', async () => {
+    await warmB();
+    const authentications = () => {
+      let n = 0;
+      const query = bServices.database.query;
+      bServices.database.query = ((text: string, params?: unknown[], opts?: { name?: string }) => {
+        if (opts?.name === 'cms_authenticate') n++;
+        return query.call(bServices.database, text, params, opts);
+      }) as typeof query;
+      return { count: () => n, restore: () => (bServices.database.query = query) };
+    };
+    const seen = authentications();
+    try {
+      await onA('PATCH', `/api/posts/${post}`, { data: { title: 'One, third' } });
+      await onA('POST', `/api/posts/${post}/publish`);
+      expect(await eventually(async () => (await restOnB(`/api/posts/${post}`)).body.fields.title === 'One, third')).toBe(true);
+      expect(await eventually(async () => (await gqlOnB(POSTS)).data.posts.data[0].title === 'One, third')).toBe(true);
+      await syncB('sync 3');
+      expect(seen.count(), 'B authenticated again after a content write').toBe(0);
+      // Once heard, B's answers are hits again and cost no statement at all.
+      await warmB();
+      const { queries } = await countQueries(() => restOnB(`/api/posts/${post}`));
+      expect(queries).toBe(0);
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('a token revoked by another process is refused by B within the feed’s latency, content notifications or not', async () => {
+    const headers = await p.tokenWith('read');
+    const onB = async () => (await b.inject({ method: 'GET', url: `/api/posts/${post}`, headers })).statusCode;
+    expect(await onB()).toBe(200);
+    // A's database connection, as the CLI's revoke does it.
+    const revoked = await a.database.query<{ id: number }>(`UPDATE api_tokens SET revoked_at = now() WHERE project_id = $1 AND name = 'test read' AND revoked_at IS NULL RETURNING id`, [p.id]);
+    expect(revoked.length).toBeGreaterThan(0);
+    expect(await eventually(async () => (await onB()) === 401)).toBe(true);
   });
 
   it('an unpublish through A drops them too', async () => {
