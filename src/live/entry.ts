@@ -6,6 +6,7 @@ import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS, sameCollection } from '../content/rows.ts';
 import { serializeEntries } from '../content/serialize.ts';
 import { contentLoaders } from '../content/loaders.ts';
+import { readRows, statementName } from '../content/read-rows.ts';
 import type { EntryResource, EntryRow, ReadState } from '../content/types.ts';
 import type { OutboxChange } from './stream.ts';
 
@@ -90,9 +91,13 @@ async function run(batch: Batch): Promise<void> {
     ];
     if (state === 'published') conds.push(publishedReadCondition('e'));
     const tested = Prisma.join(tests.map((t) => Prisma.sql`coalesce((${t}), false)`), ', ');
-    const found = await ctx.db.$queryRaw<Array<EntryRow & { live_matches: boolean[] }>>(
-      Prisma.sql`SELECT ${ENTRY_COLUMNS}, ARRAY[${tested}]::boolean[] AS live_matches FROM entries e WHERE ${Prisma.join(conds, ' AND ')}`,
-    );
+    // Through pg, not Prisma's client (src/content/read-rows.ts): one of these runs per pass of the
+    // change stream, i.e. per commit on a server that keeps up, and Prisma's per-statement CPU was
+    // a large share of the server's work under the live bench (bench/live.ts). Same rows, same types
+    // (the read paths serialize pg's rows the same way); the text repeats per filter set, so it is
+    // prepared once per connection.
+    const statement = Prisma.sql`SELECT ${ENTRY_COLUMNS}, ARRAY[${tested}]::boolean[] AS live_matches FROM entries e WHERE ${Prisma.join(conds, ' AND ')}`;
+    const found = await readRows<EntryRow & { live_matches: boolean[] }>(ctx, statement, statementName(statement.text));
     const shown = found.filter((r) => r.live_matches.some(Boolean));
     const rows = shown.map(({ live_matches: _m, ...row }) => row as EntryRow);
     const serialized = await serializeEntries(ctx, collection, rows, { state, timestamps: true });

@@ -11,6 +11,9 @@ import { parseEventId, readBacklog, replayOf } from './resume.ts';
 import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
 import { LiveGroup, type LiveRenderer } from './group.ts';
 
+/** Least time between two passes of the token re-check (the issue allows a second for a revocation to end subscriptions). */
+const RECHECK_SPACING_MS = 250;
+
 /** What a subscriber asks for: its filter, and the key of every subscriber whose events are identical to its own. */
 export interface LiveShape extends LiveFilter {
   key: string;
@@ -69,6 +72,7 @@ export class LiveHub {
   /** Projects whose tokens must be re-read ('all' after a lost notification), and whether a pass runs. */
   private recheck = new Set<number | 'all'>();
   private rechecking = false;
+  private lastRecheck = 0;
   private count = 0;
   private stream?: ChangeStream;
   private starting?: Promise<void>;
@@ -234,6 +238,13 @@ export class LiveHub {
     void (async () => {
       try {
         while (this.recheck.size && !this.closed) {
+          // Spaced, not back to back: under steady writes every commit asks for a pass, and 100 passes
+          // a second (two statements each) were a visible share of the server's and the database's
+          // work (bench/live.ts). A revocation is still seen within RECHECK_SPACING_MS plus a pass.
+          const wait = this.lastRecheck + RECHECK_SPACING_MS - Date.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+          if (this.closed) break;
+          this.lastRecheck = Date.now();
           const scopes = this.recheck;
           this.recheck = new Set();
           await this.recheckPass(scopes.has('all') ? undefined : (scopes as Set<number>));

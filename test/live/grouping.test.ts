@@ -96,6 +96,42 @@ describe('live fan-out by subscription shape', () => {
     await settle(0);
   });
 
+  it('a grouped member whose token loses read ends within a second under steady writes; its group keeps receiving', async () => {
+    const q = `subscription { entryChanged(collection: "posts", events: [CREATED]) { entry { fields } } }`;
+    const losing = await p.tokenWith(['read']);
+    const staying = await p.tokenWith(['read']);
+    const a = await sse(q, losing);
+    const b = await sse(q, staying);
+    await settle(1);
+    // Every write notifies cms_changes, as a token change does: re-check passes are spaced under
+    // such a stream (src/live/hub.ts), and the revocation must still be seen within the second.
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        await create({ title: `steady ${i}` });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const { hashToken } = await import('../../src/auth/tokens.ts');
+    const revokedAt = Date.now();
+    await t.database.query(`UPDATE api_tokens SET abilities = ARRAY['create'] WHERE token_hash = $1`, [hashToken(losing.authorization.slice(7))]);
+    // The events before it keep the stream busy, so `until`'s own per-event timeout bounds nothing.
+    const end = await a.until('complete', 1000);
+    const took = Date.now() - revokedAt;
+    writing = false;
+    await writer;
+    const error = end.find((e) => e.data.includes('"errors"'));
+    expect(error && payloadOf(error).errors![0].extensions!.code).toBe('FORBIDDEN');
+    expect(took).toBeLessThan(1000);
+    await create({ title: 'after' });
+    let title: unknown;
+    for (let i = 0; i < 500 && title !== 'after'; i++) title = payloadOf(await b.next()).data!.entryChanged.entry.fields.title;
+    expect(title).toBe('after');
+    b.close();
+    await settle(0);
+  });
+
   it('a field made visible closes the subscriptions shaped without it; a new one shows it', async () => {
     const q = `subscription { entryChanged(collection: "posts") { entry { fields } } }`;
     const before = await sse(q);

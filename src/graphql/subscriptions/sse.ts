@@ -92,8 +92,12 @@ class SseBody extends Readable implements LiveSink {
   private out?: NodeJS.WritableStream;
   /** The connection, when the response is a plain Node one (a test's injected response is not). */
   private socket?: Socket;
-  /** Frames for the next flush, and their bytes. */
-  private frames: Buffer[] = [];
+  /**
+   * Frames for the next flush, and their bytes. The usual turn hands a subscriber one frame, kept
+   * without an array (100,000 a second under bench/live.ts: an array each was garbage to collect).
+   */
+  private frame?: Buffer;
+  private more?: Buffer[];
   private frameBytes = 0;
   /** `write` answered false: the member waits for `sub.drained()`. */
   private blocked = false;
@@ -139,33 +143,35 @@ class SseBody extends Readable implements LiveSink {
   /** Queues a frame for this turn's flush; false when the connection holds enough unsent. */
   private send(frame: Buffer): boolean {
     if (!this.socket) return this.out!.write(frame);
-    if (this.frames.length === 0) {
+    if (this.frame === undefined) {
+      this.frame = frame;
       pending.push(this);
       if (!flushScheduled) {
         flushScheduled = true;
         setImmediate(flushAll);
       }
-    }
-    this.frames.push(frame);
+    } else (this.more ??= []).push(frame);
     this.frameBytes += frame.length;
     return this.socket.writableLength + this.frameBytes < this.socket.writableHighWaterMark;
   }
 
   /** Writes this turn's frames in one write. */
   flush(): void {
-    const frames = this.frames;
-    if (frames.length === 0) return;
-    this.frames = [];
+    const first = this.frame;
+    if (first === undefined) return;
+    const more = this.more;
+    this.frame = undefined;
+    this.more = undefined;
     this.frameBytes = 0;
     const socket = this.socket!;
     if (this.finished && this.destroyed) return;
     if (socket.destroyed) return;
-    const ok = socket.write(frames.length === 1 ? frames[0] : Buffer.concat(frames));
+    const ok = socket.write(more ? Buffer.concat([first, ...more]) : first);
     if (ok) this.unblock();
   }
 
   private unblock(): void {
-    if (!this.blocked || this.frames.length) return;
+    if (!this.blocked || this.frame !== undefined) return;
     this.blocked = false;
     this.sub.drained();
   }
@@ -193,7 +199,8 @@ class SseBody extends Readable implements LiveSink {
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
     // The client went away (or the response failed): the member leaves its group.
     this.finished = true;
-    this.frames = [];
+    this.frame = undefined;
+    this.more = undefined;
     this.frameBytes = 0;
     clearInterval(this.heartbeat);
     this.sub.end();
