@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { listeningPort, spawnChild, type Child } from './lib/processes.ts';
-import { runLoad, type LoadResult } from './lib/load.ts';
+import { runLoad, warmupSec, type LoadResult } from './lib/load.ts';
 import { percentiles, type Percentiles } from './lib/stats.ts';
 
 export interface CeilingResult extends LoadResult {
@@ -43,13 +43,17 @@ export async function bareHttpCeiling(body: Buffer, contentType: string, load: {
 /** Stock graphql-yoga (child process) answering `{ __typename }` over POST JSON. */
 export async function yogaCeiling(load: { connections: number; durationSec: number }): Promise<CeilingResult> {
   return withChild('stock-yoga', 'stock-yoga-server.ts', {}, async (port, child) => {
-    const r = await runLoad({
-      url: `http://127.0.0.1:${port}/graphql`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-      ...load,
-    });
+    const run = (l: typeof load) =>
+      runLoad({
+        url: `http://127.0.0.1:${port}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+        ...l,
+      });
+    // Warmed as the servers measured against it are (bench/lib/load.ts, warmupSec).
+    await run({ ...load, durationSec: warmupSec() });
+    const r = await run(load);
     return { ...r, rss: child.rss() };
   });
 }

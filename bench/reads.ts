@@ -6,7 +6,8 @@
  * `READ_CACHE_MB=0 AUTH_CACHE_MS=0` in the environment to measure the miss path.
  * `--profile` starts the server with `--cpu-prof` and writes its V8 CPU profile to DIR on exit (open it
  * in Chrome DevTools or summarise it with `npx tsx bench/lib/profile-summary.ts DIR/<file>`).
- * Knobs as for bench/main.ts: BENCH_DURATION, BENCH_CONNECTIONS, BENCH_POSTS, BENCH_AUTHORS.
+ * Knobs as for bench/main.ts: BENCH_DURATION, BENCH_CONNECTIONS, BENCH_POSTS, BENCH_AUTHORS; BENCH_WARMUP
+ * (seconds of load before each scenario's measured run, default 5: bench/lib/load.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createBenchProject, openBenchDatabase } from './lib/database.ts';
@@ -14,7 +15,7 @@ import { benchServerEnv, freePort, spawnChild, spawnTsx, treeCpuMs, waitHealthy 
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { checkGraphql, graphqlGet, graphqlList, graphqlQueries, restGet, restList, type Knobs } from './lib/http-scenarios.ts';
 import { cleanRedis } from './lib/redis.ts';
-import { runLoad } from './lib/load.ts';
+import { runLoad, warmupSec } from './lib/load.ts';
 import { filteredList, UNCACHED_GQL_LIST } from './lib/uncached.ts';
 import type { LoadResult } from './lib/load.ts';
 import { int, ms } from './lib/stats.ts';
@@ -23,7 +24,7 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const only = new Set((args.get('only') ?? 'rest-get,rest-list,gql-get,gql-list').split(','));
 const profileDir = args.get('profile');
 const knobs: Knobs = { durationSec: Number(process.env.BENCH_DURATION ?? 10), connections: Number(process.env.BENCH_CONNECTIONS ?? 32) };
-const warm: Knobs = { durationSec: 1, connections: knobs.connections };
+const warm: Knobs = { durationSec: warmupSec(), connections: knobs.connections };
 
 const bench = await openBenchDatabase();
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

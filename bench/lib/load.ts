@@ -53,6 +53,15 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/**
+ * Seconds of load a scenario gets before its measured run (BENCH_WARMUP, default 5). V8 optimises a
+ * function after enough calls, not enough seconds, so a server serving a few hundred requests a
+ * second stays partly unoptimised for several seconds after its first request, and its background
+ * compiler threads bill CPU to it meanwhile: with a 1 s warm-up the cache-off GraphQL list measured
+ * about twice its steady cost (BENCHMARKS.md, "The uncached GraphQL list"). Ceilings get the same.
+ */
+export const warmupSec = (): number => Number(process.env.BENCH_WARMUP ?? 5);
+
 /** A request list that rotates through values (autocannon cycles through `requests`). */
 export function rotating<T>(values: T[], make: (v: T) => AutocannonRequest): AutocannonRequest[] {
   return values.map(make);

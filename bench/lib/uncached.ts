@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { benchServerEnv, freePort, spawnTsx, treeCpuMs, waitHealthy } from './processes.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { runLoad, warmupSec, type LoadResult } from './load.ts';
 import { call, must, postBody, type Api } from './seed.ts';
 import { loadRow, ratio, type Row, type Target } from './report.ts';
 import { int, ms } from './stats.ts';
@@ -97,7 +97,7 @@ export async function runUncached(o: UncachedOptions): Promise<{ rows: Row[]; ta
     // Server CPU per request: on a shared machine the steadier figure than req/s (BENCHMARKS.md).
     const cpu: string[] = [];
     for (const run of [gqlList, restGet, restFiltered]) {
-      await run({ ...load, durationSec: 1 });
+      await run({ ...load, durationSec: warmupSec() });
       const before = treeCpuMs(server.proc.pid!);
       const result = await run(load);
       cpu.push(`server CPU ${(((treeCpuMs(server.proc.pid!) - before) * 1000) / Math.max(result.total, 1)).toFixed(0)} µs/req`);

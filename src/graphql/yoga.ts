@@ -224,13 +224,18 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       if (readCache && (await answerFromCache({ cache: readCache, authFor: authOf }, req, reply))) return reply;
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => void reply.header(key, value));
-      // Only single JSON answers are buffered: GraphiQL's page and event streams pass through.
-      if (req.method === 'GET' && response.status === 200 && /json/.test(response.headers.get('content-type') ?? '')) {
+      // Single JSON answers are sent as the string Yoga built: piping its body stream through Fastify
+      // cost a Readable, a pipe and their listeners per request for one chunk (BENCHMARKS.md, "The
+      // uncached GraphQL list"). GraphiQL's page, multipart and event streams pass through.
+      if (/json/.test(response.headers.get('content-type') ?? '')) {
         const body = await response.text();
-        const cached = conditionalGets.conditional(req, response.status, body);
-        for (const [key, value] of Object.entries(cached?.headers ?? {})) void reply.header(key, value);
-        void reply.status(cached?.status ?? 200);
-        return cached?.status === 304 ? reply.send() : reply.send(body);
+        if (req.method === 'GET' && response.status === 200) {
+          const cached = conditionalGets.conditional(req, response.status, body);
+          for (const [key, value] of Object.entries(cached?.headers ?? {})) void reply.header(key, value);
+          void reply.status(cached?.status ?? 200);
+          return cached?.status === 304 ? reply.send() : reply.send(body);
+        }
+        return reply.status(response.status).send(body);
       }
       void reply.status(response.status);
       // A live stream's body is the Node stream the hub writes to (src/graphql/subscriptions/sse.ts).
