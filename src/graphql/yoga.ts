@@ -225,8 +225,8 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => void reply.header(key, value));
       // Single JSON answers are sent as the string Yoga built: piping its body stream through Fastify
-      // cost a Readable, a pipe and their listeners per request for one chunk (BENCHMARKS.md, "The
-      // uncached GraphQL list"). GraphiQL's page, multipart and event streams pass through.
+      // cost a Readable, a pipe and their listeners per request for one chunk (BENCHMARKS.md,
+      // session 7, "Uncached reads"). GraphiQL's page, multipart and event streams pass through.
       if (/json/.test(response.headers.get('content-type') ?? '')) {
         const body = await response.text();
         if (req.method === 'GET' && response.status === 200) {
