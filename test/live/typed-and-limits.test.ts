@@ -76,7 +76,14 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
     const s = await sse(`subscription { postChanged(state: published) { event matches entry { title } } }`);
     const { uuid } = await write('POST', '/api/posts', { data: { title: 'Draft' } });
     await write('POST', `/api/posts/${uuid}/publish`);
-    const e = payloadOf(await s.next()).data!.postChanged;
+    // The entry is read as the event is delivered (docs/graphql.md): when the CREATED event is
+    // rendered after the publish has committed (a loaded machine), it already matches and comes
+    // first, showing the published copy. Either way PUBLISHED follows, and nothing else.
+    let e = payloadOf(await s.next()).data!.postChanged;
+    if (e.event === 'CREATED') {
+      expect(e).toEqual({ event: 'CREATED', matches: true, entry: { title: 'Draft' } });
+      e = payloadOf(await s.next()).data!.postChanged;
+    }
     expect(e).toEqual({ event: 'PUBLISHED', matches: true, entry: { title: 'Draft' } });
     // The hidden field is not even in the type.
     const bad = await openSse(base, `subscription { postChanged { entry { internal } } }`, { headers: { ...p.headers, accept: 'application/json' } });
