@@ -5,7 +5,7 @@ import { collectionForRequest } from './schemas.ts';
 import { compileWhereWithCount } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
-import { readColumns, readRows, takeLinked, type RowWithLinks } from './read-rows.ts';
+import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
@@ -109,7 +109,7 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
   const { columns, links } = readColumns(ctx, collection, query.state);
   const loader = contentLoaders(ctx).entryByUuid;
-  const settle = <T extends RowWithLinks>(rows: T[]): EntryRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
+  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
   const run: StatementRunner = (statement) => readRows(ctx, statement);
   const select = async (tail: Prisma.Sql) => settle(await run<RowWithLinks>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ${tail}`));
 
@@ -128,7 +128,7 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
       return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
     }
     const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
-    const found = await pageWith(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns, countWhere });
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns, countWhere });
     return { kind: 'page', data: await serializeEntries(ctx, collection, settle(found.rows), readOpts), total: found.total, page, perPage };
   }
 
@@ -174,7 +174,7 @@ export function selectPage(
 }
 
 /** selectPage over any runner, selecting `columns` (default: the entry columns). */
-export async function pageWith<R extends EntryRow = EntryRow>(
+export async function pageWith<R extends ReadRow = EntryRow>(
   run: StatementRunner,
   where: Prisma.Sql,
   order: Prisma.Sql,
