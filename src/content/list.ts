@@ -2,10 +2,10 @@ import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import { collectionForRequest } from './schemas.ts';
-import { compileWhere } from '../filtering/index.ts';
+import { compileWhereWithCount } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
-import { readColumns, readRows, takeLinked, type RowWithLinks } from './read-rows.ts';
+import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
@@ -96,19 +96,20 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (query.state === 'published') conds.push(publishedReadCondition('e'));
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
-  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection });
-  if (filter) conds.push(filter);
-  const where = Prisma.join(conds, ' AND ');
+  const filter = await compileWhereWithCount(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection });
+  const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
+  // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
+  const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;
 
   if (query.count && !collection.isSingleton) {
-    const [{ count }] = await readRows<{ count: number }>(ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${where}`);
+    const [{ count }] = await readRows<{ count: number }>(ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${countWhere}`);
     return { kind: 'count', count };
   }
   const order = compileSort(query.sort, collection, column);
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
   const { columns, links } = readColumns(ctx, collection, query.state);
   const loader = contentLoaders(ctx).entryByUuid;
-  const settle = <T extends RowWithLinks>(rows: T[]): EntryRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
+  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
   const run: StatementRunner = (statement) => readRows(ctx, statement);
   const select = async (tail: Prisma.Sql) => settle(await run<RowWithLinks>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ${tail}`));
 
@@ -127,7 +128,7 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
       return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
     }
     const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
-    const found = await pageWith(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns });
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns, countWhere });
     return { kind: 'page', data: await serializeEntries(ctx, collection, settle(found.rows), readOpts), total: found.total, page, perPage };
   }
 
@@ -173,24 +174,26 @@ export function selectPage(
 }
 
 /** selectPage over any runner, selecting `columns` (default: the entry columns). */
-export async function pageWith<R extends EntryRow = EntryRow>(
+export async function pageWith<R extends ReadRow = EntryRow>(
   run: StatementRunner,
   where: Prisma.Sql,
   order: Prisma.Sql,
-  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql },
+  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql },
 ): Promise<{ rows: R[]; total: number }> {
   const { limit, offset } = opts;
   const columns = opts.columns ?? ENTRY_COLUMNS;
+  // The same matches as `where`, possibly in a form that only a COUNT plans well (compileWhereWithCount).
+  const countWhere = opts.countWhere ?? where;
   if (!opts.onePass) {
     const [rows, [{ total }]] = await Promise.all([
       run<R>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
-      run<{ total: number }>(countStatement(where)),
+      run<{ total: number }>(countStatement(countWhere)),
     ]);
     return { rows, total };
   }
   const found = await run<R & { total: number }>(onePassPageStatement(where, order, limit, offset, columns));
   if (found.length === 0) {
-    const total = offset === 0 ? 0 : (await run<{ total: number }>(countStatement(where)))[0].total;
+    const total = offset === 0 ? 0 : (await run<{ total: number }>(countStatement(countWhere)))[0].total;
     return { rows: [], total };
   }
   return { rows: found.map(({ total: _total, ...row }) => row as unknown as R), total: found[0].total };

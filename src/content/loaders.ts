@@ -5,7 +5,7 @@ import { buildCollectionSchema, type CollectionSchema } from '../collections/mod
 import { isUuid, type EntryRow } from './types.ts';
 import { cachedCollectionById, rememberCollection } from './schemas.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
-import { plainDatabase } from './read-rows.ts';
+import { plainDatabase, type ReadRow } from './read-rows.ts';
 
 const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `
@@ -16,7 +16,7 @@ const ASSETS_BY_UUID = `
 
 export interface ContentLoaders {
   /** Live (not soft-deleted) entries of the project by UUID. */
-  entryByUuid: DataLoader<string, EntryRow | null>;
+  entryByUuid: DataLoader<string, ReadRow | null>;
   /** Live assets of the project by UUID. */
   assetByUuid: DataLoader<string, Asset | null>;
   /** Collections of the project with their field trees, by internal id. */
@@ -33,7 +33,7 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
   return memo(ctx, 'content:loaders', () => {
     const projectId = ctx.project.id;
     return {
-      entryByUuid: new DataLoader<string, EntryRow | null>(async (keys) => {
+      entryByUuid: new DataLoader<string, ReadRow | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
         // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
         const plain = plainDatabase(ctx);

@@ -10,7 +10,7 @@ import { serializeEntry } from './serialize.ts';
 import { validateEntryInputs, type WriteMode } from './validate.ts';
 import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from './types.ts';
 import { liveEntryByUuid } from './rows.ts';
-import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked, type RowWithLinks } from './read-rows.ts';
+import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { contentLoaders } from './loaders.ts';
 import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
 
@@ -104,7 +104,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   const statement = entryByUuidStatement(columns, collection.id, uuid);
   const found = await readRows<RowWithLinks>(ctx, statement, statementName(statement.text));
   const loader = contentLoaders(ctx).entryByUuid;
-  let row: EntryRow | null = takeLinked(found, links, opts.state, (u, r) => loader.prime(u, r))[0] ?? null;
+  let row: ReadRow | null = takeLinked(found, links, opts.state, (u, r) => loader.prime(u, r))[0] ?? null;
   if (!row) throw notFound('Entry not found.');
   if (opts.translationLocale) {
     const locale = opts.translationLocale.toLowerCase();

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Prisma, type Database } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
@@ -17,11 +18,60 @@ export function plainDatabase(ctx: Ctx): Database | null {
   return ctx.db === ctx.services.database.prisma ? ctx.services.database : null;
 }
 
-/** Runs a Prisma.Sql statement through pg when outside a transaction. `name` prepares it once per connection. */
+/**
+ * Runs a Prisma.Sql statement through pg when outside a transaction. `name` prepares it once per
+ * connection. Through pg, timestamptz columns arrive as the API's ISO text (isoInstant); through
+ * Prisma as Dates: rows read here are ReadRows, which take either.
+ */
 export function readRows<T>(ctx: Ctx, statement: Prisma.Sql, name?: string): Promise<T[]> {
   const plain = plainDatabase(ctx);
-  return plain ? plain.query<T>(statement.text, statement.values, { name }) : ctx.db.$queryRaw<T[]>(statement);
+  return plain ? plain.query<T>(statement.text, statement.values, { name, types: ISO_INSTANTS }) : ctx.db.$queryRaw<T[]>(statement);
 }
+
+/** A timestamp of a read row: a Date (Prisma, PGlite) or already the text the API shows (`toISOString()`'s form). */
+export type Instant = Date | string;
+type InstantKey = 'publishedAt' | 'publishedUpdatedAt' | 'createdAt' | 'updatedAt' | 'deletedAt';
+/** An entry row as the read paths give it to the serializer and the request's loader. */
+export type ReadRow = Omit<EntryRow, InstantKey> & {
+  publishedAt: Instant | null;
+  publishedUpdatedAt: Instant | null;
+  createdAt: Instant;
+  updatedAt: Instant;
+  deletedAt: Instant | null;
+};
+
+/** The text an Instant is shown as: `toISOString()` (UTC, milliseconds, `Z`). */
+export const instantText = (v: Instant): string => (typeof v === 'string' ? v : v.toISOString());
+
+/**
+ * `toISOString()`'s text for a timestamp printed as PostgreSQL prints one (`sep` between date and
+ * time: ' ' as a column, 'T' inside JSON; `utc`: the zone suffix of UTC, '+00' or '+00:00'), or
+ * null when `v` is in any other form (another session time zone, a year past 9999 or BC, more than
+ * millisecond precision, infinity), which the caller parses as before. The columns hold
+ * milliseconds (timestamptz(3)); PostgreSQL drops trailing zeros of the fraction.
+ */
+function isoFromPostgres(v: string, sep: number, utc: string): string | null {
+  const fraction = v.length - utc.length - 19;
+  if (fraction < 0 || fraction === 1 || fraction > 4 || v.charCodeAt(10) !== sep || v.charCodeAt(4) !== 45 || v.charCodeAt(19) !== (fraction === 0 ? utc.charCodeAt(0) : 46) || !v.endsWith(utc)) return null;
+  const time = v.slice(11, 19 + fraction);
+  return `${v.slice(0, 10)}T${time}${fraction === 0 ? '.000' : fraction === 2 ? '00' : fraction === 3 ? '0' : ''}Z`;
+}
+
+const defaultTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text');
+/** A timestamptz column as the API's text; any other form through pg's own parser, as before. */
+const timestamptzText = (v: string): Instant => isoFromPostgres(v, 32, '+00') ?? (defaultTimestamptz(v) as Date);
+
+/**
+ * pg's parsers with timestamptz kept as text (for this module's statements only: pg's global
+ * parsers are shared with Prisma's adapter). pg's own parser builds a Date per timestamp through a
+ * regular expression, and the serializer formats it back with toISOString(): 5 per row.
+ */
+const ISO_INSTANTS = {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown {
+    if (oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary') return timestamptzText;
+    return pg.types.getTypeParser(oid, (format ?? 'text') as 'text');
+  },
+};
 
 /**
  * The top-level relation fields a read of `collection` hydrates, by name. Relations inside groups
@@ -41,10 +91,12 @@ export function hydratedRelationNames(collection: CollectionSchema): string[] {
 const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Prisma.Sql => Prisma.sql`(
   SELECT json_agg(json_build_object(
     'id', t.id, 'uuid', t.uuid::text, 'projectId', t.project_id, 'collectionId', t.collection_id, 'locale', t.locale,
-    'translationGroupId', t.translation_group_id, 'state', t.state::text, 'data', t.data, 'publishedData', t.published_data,
+    'translationGroupId', t.translation_group_id, 'state', t.state::text,
+    'data', CASE WHEN t.data = t.published_data THEN NULL ELSE t.data END, 'publishedData', t.published_data,
     'publishedVersionId', t.published_version_id, 'publishedVersionNumber', t.published_version_number,
     'lastVersionNumber', t.last_version_number, 'isDraftDirty', t.is_draft_dirty, 'publishedAt', t.published_at,
-    'publishedUpdatedAt', t.published_updated_at, 'createdAt', t.created_at, 'updatedAt', t.updated_at, 'deletedAt', t.deleted_at))
+    'publishedUpdatedAt', t.published_updated_at, 'createdAt', t.created_at, 'updatedAt', t.updated_at, 'deletedAt', t.deleted_at,
+    'dataIsPublished', t.data = t.published_data))
   FROM entries t
   WHERE t.uuid = ANY (ARRAY(
       SELECT l.v::uuid FROM unnest(${names}::text[]) AS f(name),
@@ -54,8 +106,14 @@ const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Pri
        WHERE l.v ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))
     AND t.project_id = e.project_id AND t.deleted_at IS NULL)`;
 
-/** A linked row as json_build_object gives it: timestamps arrive as ISO text. */
-type LinkedJson = Omit<EntryRow, 'publishedAt' | 'publishedUpdatedAt' | 'createdAt' | 'updatedAt' | 'deletedAt'> & {
+/**
+ * A linked row as json_build_object gives it: timestamps arrive as ISO text, and `data` is null when
+ * it equals `publishedData` (`dataIsPublished`), as it does for every entry published without a
+ * draft since: the same JSON is not printed, sent and parsed twice. jsonb equality is exact up to
+ * number spelling (`1.0` = `1`), which JSON.parse does not keep either.
+ */
+type LinkedJson = Omit<EntryRow, InstantKey> & {
+  dataIsPublished?: boolean | null;
   publishedAt: string | null;
   publishedUpdatedAt: string | null;
   createdAt: string;
@@ -63,21 +121,29 @@ type LinkedJson = Omit<EntryRow, 'publishedAt' | 'publishedUpdatedAt' | 'created
   deletedAt: string | null;
 };
 
-const date = (v: string | null): Date | null => (v === null ? null : new Date(v));
+/**
+ * A JSON timestamp (json_build_object prints `2026-11-21T09:05:03.12+00:00`) as an Instant. Other
+ * forms go through pg's parser as a column would (`new Date` took neither a year past 9999 nor BC).
+ */
+const jsonInstant = (v: string): Instant => isoFromPostgres(v, 84, '+00:00') ?? (defaultTimestamptz(v.replace('T', ' ')) as Date);
+const jsonInstantOrNull = (v: string | null): Instant | null => (v === null ? null : jsonInstant(v));
 
-function linkedRow(j: LinkedJson): EntryRow {
-  return {
-    ...j,
-    publishedAt: date(j.publishedAt),
-    publishedUpdatedAt: date(j.publishedUpdatedAt),
-    createdAt: new Date(j.createdAt),
-    updatedAt: new Date(j.updatedAt),
-    deletedAt: date(j.deletedAt),
-  };
+/** The linked row as a ReadRow: the parsed JSON object itself, its timestamps replaced. */
+function linkedRow(j: LinkedJson): ReadRow {
+  if (j.dataIsPublished) j.data = j.publishedData;
+  // The last key JSON.parse added: V8 deletes it without leaving the object's fast shape.
+  delete j.dataIsPublished;
+  const row = j as unknown as ReadRow;
+  row.publishedAt = jsonInstantOrNull(j.publishedAt);
+  row.publishedUpdatedAt = jsonInstantOrNull(j.publishedUpdatedAt);
+  row.createdAt = jsonInstant(j.createdAt);
+  row.updatedAt = jsonInstant(j.updatedAt);
+  row.deletedAt = jsonInstantOrNull(j.deletedAt);
+  return row;
 }
 
-/** Rows as read with their linked entries (EntryRow keys plus `linked`). */
-export type RowWithLinks = EntryRow & { linked?: LinkedJson[] | null };
+/** Rows as read with their linked entries (ReadRow keys plus `linked`). */
+export type RowWithLinks = ReadRow & { linked?: LinkedJson[] | null };
 
 /**
  * What a read statement selects: the entry columns, plus the `linked` column when the collection
@@ -121,13 +187,15 @@ const columnsBySchema = new WeakMap<CollectionSchema, Record<ReadState, ReadColu
  * are handed to the request's entryByUuid loader so serialization finds them without a statement.
  * Every UUID the rows' relation fields name is settled: found (live, of this project) or null.
  */
-export function takeLinked(rows: RowWithLinks[], links: string[], state: ReadState, prime: (uuid: string, row: EntryRow | null) => void): EntryRow[] {
+export function takeLinked(rows: RowWithLinks[], links: string[], state: ReadState, prime: (uuid: string, row: ReadRow | null) => void): ReadRow[] {
   if (links.length === 0) return rows;
-  const found = new Map<string, EntryRow>();
-  const out = rows.map(({ linked, ...row }) => {
-    for (const j of linked ?? []) if (!found.has(j.uuid)) found.set(j.uuid, linkedRow(j));
-    return row as EntryRow;
-  });
+  const found = new Map<string, ReadRow>();
+  const out: ReadRow[] = rows;
+  for (const row of rows) {
+    for (const j of row.linked ?? []) if (!found.has(j.uuid)) found.set(j.uuid, linkedRow(j));
+    // Cleared, not destructured away: a copy of every row only to drop one key.
+    row.linked = undefined;
+  }
   const asked = new Set<string>();
   for (const row of out) {
     const value = state === 'draft' ? row.data : row.publishedData;

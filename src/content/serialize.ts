@@ -4,13 +4,14 @@ import type { CollectionSchema, FieldDef } from '../collections/model.ts';
 import { serializeAsset } from '../assets/serialize.ts';
 import { contentLoaders } from './loaders.ts';
 import { renderMarkdown } from './richtext.ts';
-import type { EntryData, EntryResource, EntryRow, ReadOptions, ReadState } from './types.ts';
+import type { EntryData, EntryResource, ReadOptions, ReadState } from './types.ts';
+import { instantText, type ReadRow } from './read-rows.ts';
 import { isVisibleField, ownValue } from './visibility.ts';
 
 export type { EntryResource, ReadOptions, ReadState } from './types.ts';
 
 /** The stored fields a read of `state` serves: the working draft or the published copy. */
-export function sourceData(row: EntryRow, state: ReadState): EntryData {
+export function sourceData(row: Pick<ReadRow, 'data' | 'publishedData'>, state: ReadState): EntryData {
   const value = state === 'draft' ? row.data : row.publishedData;
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as EntryData) : {};
 }
@@ -90,22 +91,22 @@ function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exc
  * publish"; docs/entries.md, "What a published read shows"): `is_draft_dirty` is false (the draft a
  * published read shows nothing of) and `updated_at` is when the published version was made.
  */
-function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: boolean, view: ReadState): EntryResource {
+function resource(row: ReadRow, fields: Record<string, unknown>, timestamps: boolean, view: ReadState): EntryResource {
   const published = view === 'published';
   const res: EntryResource = {
     id: row.id,
     uuid: row.uuid,
     locale: row.locale,
     state: row.state,
-    published_at: row.publishedAt ? row.publishedAt.toISOString() : null,
+    published_at: row.publishedAt ? instantText(row.publishedAt) : null,
     published_version_id: row.publishedVersionId,
     published_version_number: row.publishedVersionNumber,
     is_draft_dirty: published ? false : row.isDraftDirty,
     fields,
   };
   if (timestamps) {
-    res.created_at = row.createdAt.toISOString();
-    res.updated_at = (published ? (row.publishedUpdatedAt ?? row.updatedAt) : row.updatedAt).toISOString();
+    res.created_at = instantText(row.createdAt);
+    res.updated_at = instantText(published ? (row.publishedUpdatedAt ?? row.updatedAt) : row.updatedAt);
   }
   return res;
 }
@@ -119,7 +120,7 @@ function resource(row: EntryRow, fields: Record<string, unknown>, timestamps: bo
  * out targets that have none (unless the relation field sets `includeDraft`, which falls back to the
  * draft). Soft-deleted targets and assets never appear.
  */
-export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, rows: EntryRow[], opts: ReadOptions): Promise<EntryResource[]> {
+export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, rows: ReadRow[], opts: ReadOptions): Promise<EntryResource[]> {
   if (rows.length === 0) return [];
   const loaders = contentLoaders(ctx);
   const datas = rows.map((row) => sourceData(row, opts.state));
@@ -132,7 +133,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   };
   for (const data of datas) forEachVisibleValue(collection.fields, data, collect);
 
-  const targets = new Map<string, EntryRow>();
+  const targets = new Map<string, ReadRow>();
   if (relationUuids.size) {
     const found = await loaders.entryByUuid.loadMany([...relationUuids]);
     for (const t of found) if (t && !(t instanceof Error)) targets.set(t.uuid, t);
@@ -144,7 +145,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   }
 
   /** The fields a nested target shows through `field`, or null when it must be left out. */
-  const nestedData = (field: FieldDef, target: EntryRow): EntryData | null => {
+  const nestedData = (field: FieldDef, target: ReadRow): EntryData | null => {
     if (opts.state === 'draft') return sourceData(target, 'draft');
     if (target.publishedVersionId !== null) return sourceData(target, 'published');
     return field.options.includeDraft ? sourceData(target, 'draft') : null;
@@ -187,7 +188,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state));
 }
 
-export async function serializeEntry(ctx: Ctx, collection: CollectionSchema, row: EntryRow, opts: ReadOptions): Promise<EntryResource> {
+export async function serializeEntry(ctx: Ctx, collection: CollectionSchema, row: ReadRow, opts: ReadOptions): Promise<EntryResource> {
   const [res] = await serializeEntries(ctx, collection, [row], opts);
   return res;
 }

@@ -12,10 +12,20 @@ export interface Database {
    * per-request authentication). `name` makes it a prepared statement on each pooled connection, so
    * PostgreSQL parses and plans a hot statement once per connection instead of once per call.
    */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   close(): Promise<void>;
   /** Connection pool use right now (metrics); absent for embedded PGlite, which has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
+}
+
+export interface QueryOptions {
+  name?: string;
+  /**
+   * Value parsers for this statement only (pg's per-query `types`), for a read that wants a column
+   * in another form than pg's global parsers give, which Prisma's adapter shares and must stay as
+   * they are. Embedded PGlite ignores them: callers take either form.
+   */
+  types?: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
 }
 
 /**
@@ -39,8 +49,10 @@ export function openPostgres(connectionString: string, poolSize = 10, opts: { na
         client.release();
       }
     },
-    async query<T>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
-      const res = await pool.query(named && opts.name ? { name: opts.name, text: sql, values: params } : { text: sql, values: params });
+    async query<T>(sql: string, params: unknown[] = [], opts: QueryOptions = {}) {
+      const config: pg.QueryConfig = named && opts.name ? { name: opts.name, text: sql, values: params } : { text: sql, values: params };
+      if (opts.types) config.types = opts.types as pg.CustomTypesConfig;
+      const res = await pool.query(config);
       return res.rows as T[];
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),

@@ -23,6 +23,16 @@ export interface CompileEnv {
   column: 'data' | 'published_data';
   /** SQL alias of the entries row being filtered. */
   alias: string;
+  /**
+   * How a nested filter on a single relation is joined (compileRelated): `semi` for reads that
+   * order and limit, `array` for a COUNT. Defaults to `semi`.
+   */
+  related?: 'semi' | 'array';
+  /**
+   * Resolved reference values, shared between the compiles of one filter so compiling it twice
+   * (a page and its COUNT) looks each up once.
+   */
+  references?: Map<Condition, Promise<string[]>>;
 }
 
 /** Alias of the related entries in a nested relation filter (one level deep, so one alias suffices). */
@@ -115,7 +125,12 @@ async function compileField(c: Condition, env: CompileEnv): Promise<Sql> {
   const arrayShaped = repeatable || multiple;
   const eqLike = c.op === 'eq' || c.op === 'not' || c.op === 'in' || c.op === 'not_in';
   if (kind === 'reference') {
-    const uuids = await resolveReferences(env, c, c.values as ReferenceValue[]);
+    let resolving = env.references?.get(c);
+    if (!resolving) {
+      resolving = resolveReferences(env, c, c.values as ReferenceValue[]);
+      env.references?.set(c, resolving);
+    }
+    const uuids = await resolving;
     return signed(c.op, anyOf(uuids.map((u) => contains(env, field.name, JSON.stringify(u), multiple))));
   }
   if (eqLike && (kind === 'text' || kind === 'tags' || kind === 'number' || kind === 'boolean' || kind === 'day')) {
@@ -160,6 +175,13 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
  * the relation field's UUID btree (src/filtering/field-indexes.ts), where a list of inlined UUIDs was
  * a containment test per candidate, re-evaluated on every row of the collection. Multiple relations
  * (arrays, no btree) test each element against the same subquery.
+ *
+ * With `env.related = 'array'` (a COUNT's filter) a single relation is tested against the matches
+ * collected once (`= ANY (ARRAY(SELECT uuid ...))`): one bitmap scan of the relation's btree for all
+ * of them, each heap page visited once, where the semi-join, whose side the planner estimates at a
+ * row or two after a nested `like`, probes the index once per target and revisits pages (at 10,000
+ * posts: 1,153 against 5,789 buffers). Not for a page: the array is planned as 10 elements whatever
+ * it holds, so under ORDER BY ... LIMIT a selective nested filter walked the whole primary key.
  */
 function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
   return compileNode(node.filter, { ...env, alias: RELATED_ALIAS }).then((inner) => {
@@ -176,7 +198,9 @@ function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
     const name = node.field.name;
     const col = columnRef(env, env.column);
     const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
-    if (node.field.options.relation?.type !== 2) return sql`(${col} ->> ${name}::text) IN (${related})`;
+    if (node.field.options.relation?.type !== 2) {
+      return env.related === 'array' ? sql`(${col} ->> ${name}::text) = ANY (ARRAY(${related}))` : sql`(${col} ->> ${name}::text) IN (${related})`;
+    }
     return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
   });
 }

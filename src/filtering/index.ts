@@ -2,6 +2,7 @@ import type { Prisma, Tx } from '../db/client.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
 import { compileNode } from './compile.ts';
 import { parseWhere, type CollectionLoader } from './parse.ts';
+import type { Condition, WhereNode } from './ast.ts';
 
 export type { WhereNode } from './ast.ts';
 export { LIMITS as WHERE_LIMITS } from './ast.ts';
@@ -46,4 +47,36 @@ export async function compileWhere(where: unknown, opts: WhereOptions): Promise<
   const ast = await parseWhere(where, opts.collection, opts.loadCollection ?? collectionLoader(opts.db, opts.projectId));
   if (!ast) return null;
   return compileNode(ast, { db: opts.db, projectId: opts.projectId, column: opts.column, alias: opts.alias });
+}
+
+/** A filter compiled for a read of rows (`rows`: ordered, limited) and for the COUNT of its matches. */
+export interface CompiledWhere {
+  rows: Prisma.Sql;
+  /** The same matches, joined for counting (see compileRelated); the same object as `rows` when no form differs. */
+  count: Prisma.Sql;
+}
+
+/**
+ * compileWhere for a paginated read: the same filter in the form each statement plans best. Only a
+ * nested filter on a single relation differs; references are resolved once for both.
+ */
+export async function compileWhereWithCount(where: unknown, opts: WhereOptions): Promise<CompiledWhere | null> {
+  const ast = await parseWhere(where, opts.collection, opts.loadCollection ?? collectionLoader(opts.db, opts.projectId));
+  if (!ast) return null;
+  const env = { db: opts.db, projectId: opts.projectId, column: opts.column, alias: opts.alias, references: new Map<Condition, Promise<string[]>>() };
+  const rows = await compileNode(ast, env);
+  if (!hasSingleRelated(ast)) return { rows, count: rows };
+  return { rows, count: await compileNode(ast, { ...env, related: 'array' }) };
+}
+
+function hasSingleRelated(node: WhereNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.items.some(hasSingleRelated);
+    case 'related':
+      return node.field.options.relation?.type !== 2 || hasSingleRelated(node.filter);
+    case 'cond':
+      return false;
+  }
 }

@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import { memo, type Ctx } from '../../context.ts';
 import { contentLoaders } from '../../content/loaders.ts';
 import { serializeEntries } from '../../content/serialize.ts';
-import type { EntryResource, EntryRow, ReadState } from '../../content/types.ts';
+import type { EntryResource, ReadState } from '../../content/types.ts';
+import type { ReadRow } from '../../content/read-rows.ts';
 
 /**
  * How a relation field links its target: draft reads link drafts; published reads link the
@@ -16,7 +17,7 @@ export function linkMode(state: ReadState, includeDraft: boolean | undefined): L
   return includeDraft ? 'published-or-draft' : 'published';
 }
 
-function readStateOf(row: EntryRow, mode: LinkMode): ReadState | null {
+function readStateOf(row: ReadRow, mode: LinkMode): ReadState | null {
   if (mode === 'draft') return 'draft';
   if (row.publishedVersionId !== null) return 'published';
   return mode === 'published-or-draft' ? 'draft' : null;
@@ -40,7 +41,7 @@ export function linkedEntryLoader(ctx: Ctx): DataLoader<string, EntryResource | 
       });
       const loaders = contentLoaders(ctx);
       const rows = await loaders.entryByUuid.loadMany(parsed.map((p) => p.uuid));
-      const groups = new Map<string, { collectionId: number; state: ReadState; rows: Map<number, EntryRow> }>();
+      const groups = new Map<string, { collectionId: number; state: ReadState; rows: Map<number, ReadRow> }>();
       const wanted = parsed.map((p, i) => {
         const row = rows[i];
         if (!row || row instanceof Error || row.collectionId !== p.collectionId) return null;
