@@ -238,9 +238,11 @@ export class LiveHub {
     void (async () => {
       try {
         while (this.recheck.size && !this.closed) {
-          // Spaced, not back to back: under steady writes every commit asks for a pass, and 100 passes
-          // a second (two statements each) were a visible share of the server's and the database's
-          // work (bench/live.ts). A revocation is still seen within RECHECK_SPACING_MS plus a pass.
+          // Spaced, not back to back: a burst of token or project changes (an import of tokens, a
+          // script revoking many) asks for a pass per commit, two statements each. Content commits no
+          // longer ask (their notifications go to subscribeContent, src/db/change-feed.ts), but before
+          // they stopped, 100 passes a second under writes were a visible share of bench/live.ts's
+          // work. A revocation is still seen within RECHECK_SPACING_MS plus a pass.
           const wait = this.lastRecheck + RECHECK_SPACING_MS - Date.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
           if (this.closed) break;
