@@ -96,7 +96,15 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (query.state === 'published') conds.push(publishedReadCondition('e'));
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
-  const filter = await compileWhereWithCount(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection });
+  const filter = await compileWhereWithCount(query.where, {
+    db: ctx.db,
+    projectId: ctx.project.id,
+    collection,
+    column,
+    alias: 'e',
+    loadCollection,
+    resolveTargets: (statement) => readRows(ctx, statement),
+  });
   const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
   // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
   const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;

@@ -33,7 +33,19 @@ export interface CompileEnv {
    * (a page and its COUNT) looks each up once.
    */
   references?: Map<Condition, Promise<string[]>>;
+  /**
+   * Runs a nested relation filter's target lookup (`SELECT uuid::text AS uuid ...`) before the read,
+   * so the read names its targets (compileRelated). Only for a read compiled per request: a filter
+   * kept and evaluated later (live subscriptions) would hold a stale list.
+   */
+  resolveTargets?: (statement: Sql) => Promise<Array<{ uuid: string }>>;
 }
+
+/**
+ * Most targets a nested filter inlines (compileRelated); past it the read joins the lookup instead.
+ * A bound on the parameter's size and on the planner's per-element estimate, far above a page's needs.
+ */
+export const MAX_INLINED_TARGETS = 1000;
 
 /** Alias of the related entries in a nested relation filter (one level deep, so one alias suffices). */
 const RELATED_ALIAS = 'filter_rel';
@@ -167,40 +179,52 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
 }
 
 /**
- * `where[author][name][like]=ann` as a semi-join: the outer row's relation UUID must be among the
- * matching related entries (`IN (SELECT uuid ...)`), in the same state column as the outer read, so
- * published reads match published values of the targets. One statement, no round trip to find the
- * targets first, and the planner can answer both sides from indexes: the targets' filter from their
- * `_p_`/`_d_` field indexes (the scope below is their partial predicate), the outer side by probing
- * the relation field's UUID btree (src/filtering/field-indexes.ts), where a list of inlined UUIDs was
- * a containment test per candidate, re-evaluated on every row of the collection. Multiple relations
- * (arrays, no btree) test each element against the same subquery.
+ * `where[author][name][like]=ann`: the outer row's relation UUID must be among the matching related
+ * entries, in the same state column as the outer read, so published reads match published values of
+ * the targets. The targets' filter is answered from their `_p_`/`_d_` field indexes (the scope below
+ * is their partial predicate), the outer side from the relation field's UUID btree
+ * (src/filtering/field-indexes.ts).
  *
- * With `env.related = 'array'` (a COUNT's filter) a single relation is tested against the matches
- * collected once (`= ANY (ARRAY(SELECT uuid ...))`): one bitmap scan of the relation's btree for all
- * of them, each heap page visited once, where the semi-join, whose side the planner estimates at a
- * row or two after a nested `like`, probes the index once per target and revisits pages (at 10,000
- * posts: 1,153 against 5,789 buffers). Not for a page: the array is planned as 10 elements whatever
- * it holds, so under ORDER BY ... LIMIT a selective nested filter walked the whole primary key.
+ * With `env.resolveTargets` (a list read) the targets are looked up first and the read names them
+ * (`= ANY ($n::text[])`, up to MAX_INLINED_TARGETS): the planner then sees how many there are and
+ * estimates the match from the relation index's statistics. Joined instead, the lookup's side is
+ * estimated at a row or two after a nested `like`, so a broad filter (111 of 200 authors, 3,900 of
+ * 10,000 posts) was planned as a nested loop over every match and a sort (~15 ms) where walking the
+ * id order stops after 64 rows (~1 ms), while a join planned for many walked the whole primary key
+ * for a selective one. One more round trip, a small one, for a plan that fits either case.
+ *
+ * Otherwise (a filter evaluated later, or too many targets) the lookup is joined: as a semi-join
+ * (`IN (SELECT uuid ...)`) for reads that order and limit, and with `env.related = 'array'` (a
+ * COUNT) as `= ANY (ARRAY(SELECT uuid ...))`: one bitmap scan of the relation's btree for all of
+ * them, each heap page visited once, where the semi-join probes the index once per target and
+ * revisits pages (at 10,000 posts: 1,153 against 5,789 buffers). Not for a page: the array is planned
+ * as 10 elements whatever it holds, so under ORDER BY ... LIMIT a selective nested filter walked the
+ * whole primary key. Multiple relations (arrays, no btree) test each element against the targets.
  */
-function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
-  return compileNode(node.filter, { ...env, alias: RELATED_ALIAS }).then((inner) => {
-    const r = raw(RELATED_ALIAS);
-    const scope = allOf([
-      sql`${r}.project_id = ${env.projectId}`,
-      sql`${r}.collection_id = ${node.target.id}`,
-      sql`${r}.deleted_at IS NULL`,
-      // Published reads see only published targets, with the list's own test (which the targets'
-      // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
-      ...(env.column === 'published_data' ? [publishedReadCondition(RELATED_ALIAS)] : []),
-      inner,
-    ]);
-    const name = node.field.name;
-    const col = columnRef(env, env.column);
-    const related = sql`SELECT ${r}.uuid::text FROM entries ${r} WHERE ${scope}`;
-    if (node.field.options.relation?.type !== 2) {
-      return env.related === 'array' ? sql`(${col} ->> ${name}::text) = ANY (ARRAY(${related}))` : sql`(${col} ->> ${name}::text) IN (${related})`;
-    }
-    return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
-  });
+async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
+  const inner = await compileNode(node.filter, { ...env, alias: RELATED_ALIAS });
+  const r = raw(RELATED_ALIAS);
+  const scope = allOf([
+    sql`${r}.project_id = ${env.projectId}`,
+    sql`${r}.collection_id = ${node.target.id}`,
+    sql`${r}.deleted_at IS NULL`,
+    // Published reads see only published targets, with the list's own test (which the targets'
+    // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
+    ...(env.column === 'published_data' ? [publishedReadCondition(RELATED_ALIAS)] : []),
+    inner,
+  ]);
+  const name = node.field.name;
+  const col = columnRef(env, env.column);
+  const single = node.field.options.relation?.type !== 2;
+  const related = sql`SELECT ${r}.uuid::text AS uuid FROM entries ${r} WHERE ${scope}`;
+  const found = env.resolveTargets ? await env.resolveTargets(sql`${related} LIMIT ${MAX_INLINED_TARGETS + 1}`) : null;
+  if (found && found.length <= MAX_INLINED_TARGETS) {
+    const targets = found.map((t) => t.uuid);
+    if (single) return sql`(${col} ->> ${name}::text) = ANY (${targets}::text[])`;
+    return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v = ANY (${targets}::text[]))`;
+  }
+  if (single) {
+    return env.related === 'array' ? sql`(${col} ->> ${name}::text) = ANY (ARRAY(${related}))` : sql`(${col} ->> ${name}::text) IN (${related})`;
+  }
+  return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
 }

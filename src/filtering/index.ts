@@ -20,6 +20,11 @@ export interface WhereOptions {
    * request's cached loader, so a nested filter costs no round trip for the target's fields.
    */
   loadCollection?: CollectionLoader;
+  /**
+   * Runs a nested relation filter's target lookup before the read, which then names the targets
+   * (src/filtering/compile.ts, compileRelated). Only for a filter compiled for one read.
+   */
+  resolveTargets?: (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>>;
 }
 
 /** Loads relation targets of the same project, once per compile. */
@@ -63,10 +68,28 @@ export interface CompiledWhere {
 export async function compileWhereWithCount(where: unknown, opts: WhereOptions): Promise<CompiledWhere | null> {
   const ast = await parseWhere(where, opts.collection, opts.loadCollection ?? collectionLoader(opts.db, opts.projectId));
   if (!ast) return null;
-  const env = { db: opts.db, projectId: opts.projectId, column: opts.column, alias: opts.alias, references: new Map<Condition, Promise<string[]>>() };
+  const env = {
+    db: opts.db,
+    projectId: opts.projectId,
+    column: opts.column,
+    alias: opts.alias,
+    references: new Map<Condition, Promise<string[]>>(),
+    resolveTargets: opts.resolveTargets && onceEach(opts.resolveTargets),
+  };
   const rows = await compileNode(ast, env);
   if (!hasSingleRelated(ast)) return { rows, count: rows };
   return { rows, count: await compileNode(ast, { ...env, related: 'array' }) };
+}
+
+/** A target lookup per distinct statement, so a filter compiled twice (page, COUNT) looks up once. */
+function onceEach(run: (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>>): (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>> {
+  const seen = new Map<string, Promise<Array<{ uuid: string }>>>();
+  return (statement) => {
+    const key = `${statement.text}\n${JSON.stringify(statement.values, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    let found = seen.get(key);
+    if (!found) seen.set(key, (found = run(statement)));
+    return found;
+  };
 }
 
 function hasSingleRelated(node: WhereNode): boolean {
