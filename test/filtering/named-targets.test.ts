@@ -8,9 +8,12 @@ import { MAX_INLINED_TARGETS } from '../../src/filtering/compile.ts';
  * (src/filtering/compile.ts, compileRelated); past MAX_INLINED_TARGETS it joins the lookup as before.
  * Both ways must select exactly the same entries: single and multiple relations, published and draft
  * copies, combined with other conditions and `or`, page after page. Expected answers are computed here
- * from the seeded data. Read cache off, so every request takes the read path.
+ * from the seeded data. Read cache off, so every request takes the read path. On PGlite too.
  */
-describe('nested relation filters with their targets named', () => {
+describe.each([
+  ['PostgreSQL', false],
+  ['embedded PGlite', true],
+])('nested relation filters with their targets named (%s)', (_name, embedded) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof contentProject>>;
   const writers = MAX_INLINED_TARGETS + 5;
@@ -20,7 +23,7 @@ describe('nested relation filters with their targets named', () => {
   let uuids: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { READ_CACHE_MB: '0' } });
+    t = await startTestApp({ embedded, env: { READ_CACHE_MB: '0' } });
     c = await contentProject(t);
     const authors = await c.collection('authors', [{ name: 'name', type: 'text' }]);
     await c.collection('posts', [
