@@ -68,6 +68,8 @@ export const SCENARIO_ROWS = [
   UNCACHED_ROWS.gqlList,
   UNCACHED_ROWS.restGet,
   UNCACHED_ROWS.restFiltered,
+  UNCACHED_ROWS.gqlListAuthCached,
+  UNCACHED_ROWS.restGetAuthCached,
   MIXED_ROWS.readOnly,
   MIXED_ROWS.writesOnly,
   MIXED_ROWS.mixed,
