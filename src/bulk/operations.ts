@@ -12,7 +12,7 @@ import { mintEntries } from '../versions/mint.ts';
 import { emitContentEvents, type ContentEventInput } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from './persist.ts';
-import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
+import { canCreateWithoutLock, createWithoutLock } from '../content/create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './input.ts';
 
 export interface BulkWriteResult {

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { tokenIdOf, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { ErrorBag } from '../errors.ts';
-import { serializeEntries } from '../content/serialize.ts';
-import { uniqueFields, validateEntryInputs, type EntryWriteInput } from '../content/validate.ts';
-import type { EntryResource, EntryRow } from '../content/types.ts';
+import { serializeEntries } from './serialize.ts';
+import { uniqueFields, validateEntryInputs, type EntryWriteInput } from './validate.ts';
+import type { EntryResource, EntryRow } from './types.ts';
 import { passwordNamesSql } from '../versions/mint.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
 import { contentEventParams, contentEventsInsertSql, outboxWritten, type ContentEventInput } from '../webhooks/outbox.ts';
 
 /**
- * Bulk create as one statement instead of an interactive transaction, for collections whose writes
- * need no lock (no unique field, not a singleton) on PostgreSQL.
+ * Create (single, src/content/operations.ts, and bulk, src/bulk/operations.ts) as one statement instead
+ * of an interactive transaction, for collections whose writes need no lock (no unique field, not a
+ * singleton) on PostgreSQL.
  *
  * The transactional create costs BEGIN, the INSERT, the outbox insert and COMMIT, each also a pass
  * through Prisma. Here the entry ids (and version ids of the items published on create) are drawn
