@@ -245,7 +245,9 @@ export function entryByUuidStatement(columns: Prisma.Sql, collectionId: number, 
  * that a client walking through page sizes cannot use up the names of the other reads.
  */
 const statementNames = { read: new Map<string, string>(), page: new Map<string, string>() };
-export const STATEMENT_NAME_BOUNDS = { read: 256, page: 128 } as const;
+// A page statement's cached plan is ~200 kB of a PostgreSQL backend's memory (pg_backend_memory_contexts),
+// per pooled connection that ran it: 64 of them is at most ~13 MB per connection.
+export const STATEMENT_NAME_BOUNDS = { read: 256, page: 64 } as const;
 export type StatementKind = keyof typeof statementNames;
 
 /**
