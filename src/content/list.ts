@@ -7,6 +7,7 @@ import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
 import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
+import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
 import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
@@ -91,7 +92,8 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   const readOpts = { state: query.state, timestamps: query.timestamps, exclude: query.exclude };
   const locale = query.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
 
-  const conds: Prisma.Sql[] = [Prisma.sql`e.collection_id = ${collection.id}`, Prisma.sql`e.deleted_at IS NULL`];
+  // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
+  const conds: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
   if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (query.state === 'published') conds.push(publishedReadCondition('e'));
@@ -115,14 +117,21 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   }
   const order = compileSort(query.sort, collection, column);
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
-  const { columns, links } = readColumns(ctx, collection, query.state);
+  const read = readColumns(ctx, collection, query.state);
+  const { columns, links } = read;
   const loader = contentLoaders(ctx).entryByUuid;
   const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
-  const run: StatementRunner = (statement) => readRows(ctx, statement);
-  const select = async (tail: Prisma.Sql) => settle(await run<RowWithLinks>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ${tail}`));
+  const run: StatementRunner = (statement, name) => readRows(ctx, statement, name);
+  // Without a filter, a page's links may be read once for the whole page (page-rows.ts).
+  const linkedPage = (limit: number, offset: number): RowsStatement | null =>
+    filter === null ? linkedPageStatement(ctx, read, { state: query.state, projectId: collection.projectId, where, order, limit, offset }) : null;
+  const select = async (limit: number, offset: number) => {
+    const page = linkedPage(limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
+    return settle(await run<RowWithLinks>(page.statement, page.name));
+  };
 
   if (collection.isSingleton || query.first) {
-    const [row] = await select(Prisma.sql`ORDER BY ${order} LIMIT 1`);
+    const [row] = await select(1, 0);
     if (!row) throw notFound('Entry not found.');
     return { kind: 'one', entry: await serializeEntry(ctx, collection, row, readOpts) };
   }
@@ -131,18 +140,20 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
     const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
     const page = query.page ?? 1;
     if (query.withTotal === false) {
-      const rows = await select(Prisma.sql`ORDER BY ${order} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`);
+      const rows = await select(perPage + 1, (page - 1) * perPage);
       const data = await serializeEntries(ctx, collection, rows.slice(0, perPage), readOpts);
       return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
     }
     const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
-    const found = await pageWith<RowWithLinks>(run, where, order, { limit: perPage, offset: (page - 1) * perPage, onePass, columns, countWhere });
+    const offset = (page - 1) * perPage;
+    const rowsStatement = onePass ? null : linkedPage(perPage, offset);
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit: perPage, offset, onePass, columns, countWhere, rowsStatement });
     return { kind: 'page', data: await serializeEntries(ctx, collection, settle(found.rows), readOpts), total: found.total, page, perPage };
   }
 
   const limit = Math.min(query.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
   const offset = query.limit !== undefined ? (query.offset ?? 0) : 0;
-  const rows = await select(Prisma.sql`ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await select(limit, offset);
   return { kind: 'array', data: await serializeEntries(ctx, collection, rows, readOpts) };
 }
 
@@ -159,8 +170,8 @@ export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit
     SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
   ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
 
-/** Runs one statement and returns its rows: a transaction's Prisma client or the plain read path. */
-export type StatementRunner = <T>(statement: Prisma.Sql) => Promise<T[]>;
+/** Runs one statement and returns its rows: a transaction's Prisma client or the plain read path (which prepares a named one). */
+export type StatementRunner = <T>(statement: Prisma.Sql, name?: string) => Promise<T[]>;
 
 /**
  * One page of a paginated list and the number of all its matches, as two statements side by side or,
@@ -186,15 +197,17 @@ export async function pageWith<R extends ReadRow = EntryRow>(
   run: StatementRunner,
   where: Prisma.Sql,
   order: Prisma.Sql,
-  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql },
+  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; rowsStatement?: RowsStatement | null },
 ): Promise<{ rows: R[]; total: number }> {
   const { limit, offset } = opts;
   const columns = opts.columns ?? ENTRY_COLUMNS;
   // The same matches as `where`, possibly in a form that only a COUNT plans well (compileWhereWithCount).
   const countWhere = opts.countWhere ?? where;
   if (!opts.onePass) {
+    // `rowsStatement`: the same rows in another form (page-rows.ts), with its prepared name.
+    const page = opts.rowsStatement ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
     const [rows, [{ total }]] = await Promise.all([
-      run<R>(Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`),
+      run<R>(page.statement, page.name),
       run<{ total: number }>(countStatement(countWhere)),
     ]);
     return { rows, total };

@@ -82,29 +82,51 @@ export function hydratedRelationNames(collection: CollectionSchema): string[] {
   return collection.fields.filter((f) => f.type === 'relation' && isVisibleField(f)).map((f) => f.name);
 }
 
-/**
- * A `linked` column: the live entries of the project that the row's top-level relation fields
- * (`$names`, a text[] parameter) name in the copy being read, as a JSON array of rows under
- * EntryRow keys. Served by the unique UUID index (one probe per link). Values that are not UUIDs
- * are skipped before the cast, as the loader skips them.
- */
-const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Prisma.Sql => Prisma.sql`(
-  SELECT json_agg(json_build_object(
+/** The linked rows of `entries t` as a JSON array under EntryRow keys (see LinkedJson). */
+const LINKED_ROWS = Prisma.raw(`json_agg(json_build_object(
     'id', t.id, 'uuid', t.uuid::text, 'projectId', t.project_id, 'collectionId', t.collection_id, 'locale', t.locale,
     'translationGroupId', t.translation_group_id, 'state', t.state::text,
     'data', CASE WHEN t.data = t.published_data THEN NULL ELSE t.data END, 'publishedData', t.published_data,
     'publishedVersionId', t.published_version_id, 'publishedVersionNumber', t.published_version_number,
     'lastVersionNumber', t.last_version_number, 'isDraftDirty', t.is_draft_dirty, 'publishedAt', t.published_at,
     'publishedUpdatedAt', t.published_updated_at, 'createdAt', t.created_at, 'updatedAt', t.updated_at, 'deletedAt', t.deleted_at,
-    'dataIsPublished', t.data = t.published_data))
+    'dataIsPublished', t.data = t.published_data))`);
+
+/**
+ * The UUIDs that the relation fields `names` (a text[] expression) of row `row` name in `column`:
+ * FROM and WHERE of a select list `l.v::uuid`, after `from` (other FROM items, ending in a comma).
+ * Values that are not UUIDs are skipped before the cast, as the loader skips them.
+ */
+const linkTargets = (from: Prisma.Sql, row: string, column: 'data' | 'published_data', names: Prisma.Sql): Prisma.Sql => {
+  const value = Prisma.raw(`${row}.${column} -> f.name`);
+  return Prisma.sql`FROM ${from}unnest(${names}::text[]) AS f(name),
+        LATERAL jsonb_array_elements_text(CASE jsonb_typeof(${value})
+          WHEN 'array' THEN ${value}
+          WHEN 'string' THEN jsonb_build_array(${value}) END) AS l(v)
+       WHERE l.v ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
+};
+
+/**
+ * A `linked` column: the live entries of the project that the row's top-level relation fields
+ * (`$names`, a text[] parameter) name in the copy being read, as a JSON array of rows under
+ * EntryRow keys. Served by the unique UUID index (one probe per link).
+ */
+const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Prisma.Sql => Prisma.sql`(
+  SELECT ${LINKED_ROWS}
   FROM entries t
-  WHERE t.uuid = ANY (ARRAY(
-      SELECT l.v::uuid FROM unnest(${names}::text[]) AS f(name),
-        LATERAL jsonb_array_elements_text(CASE jsonb_typeof(e.${Prisma.raw(column)} -> f.name)
-          WHEN 'array' THEN e.${Prisma.raw(column)} -> f.name
-          WHEN 'string' THEN jsonb_build_array(e.${Prisma.raw(column)} -> f.name) END) AS l(v)
-       WHERE l.v ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'))
+  WHERE t.uuid = ANY (ARRAY(SELECT l.v::uuid ${linkTargets(Prisma.empty, 'e', column, names)}))
     AND t.project_id = e.project_id AND t.deleted_at IS NULL)`;
+
+/**
+ * The `linked` column of a page read from the materialized CTE `p` (src/content/page-rows.ts): the
+ * links of every row of the page in one read, carried by the page's lowest id (takeLinked gathers
+ * them from any row). `names` and `projectId` are SQL literals, so the text has no parameter.
+ */
+export const pageLinkedColumn = (state: ReadState, names: Prisma.Sql, projectId: number): Prisma.Sql => Prisma.sql`CASE WHEN e.id = (SELECT min(id) FROM p) THEN (
+  SELECT ${LINKED_ROWS}
+  FROM entries t
+  WHERE t.uuid = ANY (ARRAY(SELECT DISTINCT l.v::uuid ${linkTargets(Prisma.raw('p AS q, '), 'q', state === 'draft' ? 'data' : 'published_data', names)}))
+    AND t.project_id = ${Prisma.raw(String(Math.trunc(projectId)))} AND t.deleted_at IS NULL) END`;
 
 /**
  * A linked row as json_build_object gives it: timestamps arrive as ISO text, and `data` is null when
@@ -156,7 +178,7 @@ export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadS
   if (!built) {
     const links = hydratedRelationNames(collection);
     const make = (base: Prisma.Sql, column: 'data' | 'published_data'): ReadColumns =>
-      links.length === 0 ? { columns: base, links } : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`)} AS linked`, links };
+      links.length === 0 ? { columns: base, entry: base, links } : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`)} AS linked`, entry: base, links };
     built = { draft: make(ENTRY_COLUMNS, 'data'), published: make(PUBLISHED_COLUMNS, 'published_data') };
     columnsBySchema.set(collection, built);
   }
@@ -165,10 +187,12 @@ export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadS
 
 export interface ReadColumns {
   columns: Prisma.Sql;
+  /** `columns` without the `linked` column. */
+  entry: Prisma.Sql;
   /** The relation fields whose targets the `linked` column carries (none: no such column). */
   links: string[];
 }
-const PLAIN: ReadColumns = { columns: ENTRY_COLUMNS, links: [] };
+const PLAIN: ReadColumns = { columns: ENTRY_COLUMNS, entry: ENTRY_COLUMNS, links: [] };
 
 /**
  * The entry columns for the rows a published read answers with: the working draft (`data`) only
@@ -214,17 +238,30 @@ export function entryByUuidStatement(columns: Prisma.Sql, collectionId: number, 
   return Prisma.sql`SELECT ${columns} FROM entries e WHERE e.uuid = ${uuid.toLowerCase()}::uuid AND ${sameCollection('e.collection_id', collectionId)} AND e.deleted_at IS NULL`;
 }
 
-const statementNames = new Map<string, string>();
+/**
+ * Prepared-statement names by statement text, per kind, each map with its own bound: `read` for
+ * the statements of one shape per collection and state (single-entry reads, the live hub), `page`
+ * for list pages (src/content/page-rows.ts), whose texts also vary with the page size and sort, so
+ * that a client walking through page sizes cannot use up the names of the other reads.
+ */
+const statementNames = { read: new Map<string, string>(), page: new Map<string, string>() };
+// A page statement's cached plan is ~200 kB of a PostgreSQL backend's memory (pg_backend_memory_contexts),
+// per pooled connection that ran it: 64 of them is at most ~13 MB per connection.
+export const STATEMENT_NAME_BOUNDS = { read: 256, page: 64 } as const;
+export type StatementKind = keyof typeof statementNames;
+
 /**
  * A prepared-statement name for a statement text that repeats (one per shape, not per value), so
  * PostgreSQL parses and plans it once per connection. Names are per process and bounded: past the
- * bound a text runs unnamed, as it did before.
+ * bound a text runs unnamed, as it did before. A name is never given to another text (pg refuses a
+ * name prepared on a connection with another text, and no connection is told to forget one).
  */
-export function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < 256) {
-    name = `cms_read_${statementNames.size}`;
-    statementNames.set(text, name);
+export function statementName(text: string, kind: StatementKind = 'read'): string | undefined {
+  const names = statementNames[kind];
+  let name = names.get(text);
+  if (name === undefined && names.size < STATEMENT_NAME_BOUNDS[kind]) {
+    name = `cms_${kind}_${names.size}`;
+    names.set(text, name);
   }
   return name;
 }

@@ -4,6 +4,7 @@ import type { CollectionSchema } from '../collections/model.ts';
 import { isRepeatableScalar } from './values/index.ts';
 import { fieldIndexKind } from '../filtering/field-indexes.ts';
 import { visibleField } from './visibility.ts';
+import { textLiteral } from './rows.ts';
 
 /**
  * Core columns by sort name. A Map, not an object literal: a name from the query string must never
@@ -60,13 +61,17 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
       bag.add('sort', `Cannot sort by "${name}": use id, created_at, updated_at, published_at or a single-valued scalar field of the collection.`);
       continue;
     }
+    // The schema's field name as a literal, not a parameter: the order then has no parameter, so a
+    // list page can be a prepared statement whose generic plan still matches the field's expression
+    // index (src/content/page-rows.ts); an unnamed statement is planned the same either way.
+    const key = Prisma.raw(`${textLiteral(field.name)}::text`);
     let expr: Prisma.Sql;
     if (field.type === 'number') {
-      expr = Prisma.sql`(CASE WHEN jsonb_typeof(${col} -> ${name}) = 'number' THEN (${col} ->> ${name})::numeric END)`;
+      expr = Prisma.sql`(CASE WHEN jsonb_typeof(${col} -> ${key}) = 'number' THEN (${col} ->> ${key})::numeric END)`;
     } else if (field.type === 'boolean') {
-      expr = Prisma.sql`(CASE WHEN jsonb_typeof(${col} -> ${name}) = 'boolean' THEN (${col} ->> ${name})::boolean END)`;
+      expr = Prisma.sql`(CASE WHEN jsonb_typeof(${col} -> ${key}) = 'boolean' THEN (${col} ->> ${key})::boolean END)`;
     } else {
-      expr = Prisma.sql`(${col} ->> ${name})`;
+      expr = Prisma.sql`(${col} ->> ${key})`;
     }
     parts.push(Prisma.sql`${expr} ${direction}`);
   }
