@@ -65,6 +65,7 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     await queryEditor.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.insertText('query Posts { posts { data { title } } }');
+    await expect.poll(async () => (await tabs(page))[1]?.query ?? '').toContain('query Posts');
     await page.locator('.graphiql-execute-button').click();
     // Monaco draws spaces as non-breaking ones.
     const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
@@ -88,6 +89,10 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     await queryEditor.click();
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.insertText('subscription Live { postChanged(events: [CREATED]) { event entry { title } } }');
+    // GraphiQL takes the operation to run from the editor's text once its change has been handled (it
+    // is debounced): clicking before that runs the replaced document's operation ("Cannot infer
+    // operation Project"). The tab's stored text moving is the sign the change went through.
+    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('subscription Live');
     await page.locator('.graphiql-execute-button').click();
     const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
     // Writes until one arrives: the stream is open once GraphiQL shows it running, which the page does not say.
