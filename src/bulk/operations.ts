@@ -1,16 +1,15 @@
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag } from '../errors.ts';
-import type { CollectionSchema } from '../collections/model.ts';
 import { collectionForRequest } from '../content/schemas.ts';
-import { collectionRef, TX_OPTIONS, txCtx } from '../content/operations.ts';
+import { TX_OPTIONS, txCtx } from '../content/operations.ts';
+import { createdEvents, eventFactory } from '../content/entry-events.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../content/persist.ts';
 import { serializeEntries } from '../content/serialize.ts';
 import { contentLoaders } from '../content/loaders.ts';
 import { validateEntryInputs } from '../content/validate.ts';
-import type { EntryResource, EntryRow } from '../content/types.ts';
+import type { EntryResource } from '../content/types.ts';
 import { mintEntries } from '../versions/mint.ts';
-import { emitContentEvents, type ContentEventInput } from '../webhooks/outbox.ts';
-import type { ContentEventName } from '../webhooks/events.ts';
+import { emitContentEvents } from '../webhooks/outbox.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from './persist.ts';
 import { canCreateWithoutLock, createWithoutLock } from '../content/create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './input.ts';
@@ -31,13 +30,6 @@ export interface BulkWriteOptions {
   timestamps?: boolean;
 }
 
-type EventOf = (event: ContentEventName, row: Pick<EntryRow, 'uuid' | 'locale'>, entry?: EntryResource) => ContentEventInput;
-
-const eventFactory = (collection: CollectionSchema): EventOf => {
-  const ref = collectionRef(collection);
-  return (event, row, entry) => ({ event, collection: ref, entryUuid: row.uuid, locale: row.locale, entry });
-};
-
 /**
  * POST /api/bulk/{collection}/entries. Every item is validated (shape, locale, field values, singleton
  * and unique rules, within the request too) before anything is written; then all items are inserted
@@ -50,14 +42,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
   const bag = new ErrorBag();
   const items = parseCreateBody(body, bag);
   if (canCreateWithoutLock(ctx, collection)) {
-    const event = eventFactory(collection);
-    const data = await createWithoutLock(
-      ctx,
-      collection,
-      items,
-      { bag, keyPrefix: (i) => `${itemKey(items[i].index)}.`, timestamps: opts.timestamps },
-      (row, published, resource) => [event('content.created', row, resource), ...(published ? [event('content.published', row, resource)] : [])],
-    );
+    const data = await createWithoutLock(ctx, collection, items, { bag, keyPrefix: (i) => `${itemKey(items[i].index)}.`, timestamps: opts.timestamps });
     return { message: 'Bulk content created successfully.', data };
   }
   const data = await ctx.db.$transaction(async (tx) => {
@@ -71,10 +56,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
     const rows = await publishCreated(tx, tctx, await insertEntries(tx, tctx, collection, validated), validated);
     const resources = await serializeEntries(tctx, collection, rows, { state: 'draft', timestamps: opts.timestamps });
     const event = eventFactory(collection);
-    const events = rows.flatMap((row, i) => [
-      event('content.created', row, resources[i]),
-      ...(validated[i].state === 'published' ? [event('content.published', row, resources[i])] : []),
-    ]);
+    const events = rows.flatMap((row, i) => createdEvents(event, row, resources[i], validated[i].state === 'published'));
     await emitContentEvents(tx, tctx, events);
     return resources;
   }, TX_OPTIONS);

@@ -7,7 +7,8 @@ import { uniqueFields, validateEntryInputs, type EntryWriteInput } from './valid
 import type { EntryResource, EntryRow } from './types.ts';
 import { passwordNamesSql } from '../versions/mint.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
-import { contentEventParams, contentEventsInsertSql, outboxWritten, type ContentEventInput } from '../webhooks/outbox.ts';
+import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../webhooks/outbox.ts';
+import { createdEvents, eventFactory } from './entry-events.ts';
 
 /**
  * Create (single, src/content/operations.ts, and bulk, src/bulk/operations.ts) as one statement instead
@@ -72,14 +73,13 @@ interface CreateItem extends EntryWriteInput {
 
 /**
  * Validates and creates the items; problems go to `bag` (the caller throws, before anything is
- * written). `events` names the events of each created row, as the transactional path emits them.
+ * written). Each created row emits createdEvents, as the transactional path does.
  */
 export async function createWithoutLock(
   ctx: Ctx,
   collection: CollectionSchema,
   items: CreateItem[],
   opts: { bag: ErrorBag; keyPrefix: (i: number) => string; timestamps?: boolean },
-  events: (row: EntryRow, published: boolean, resource: EntryResource) => ContentEventInput[],
 ): Promise<EntryResource[]> {
   const validated = await validateEntryInputs(ctx, collection, items, 'create', { db: ctx.db, bag: opts.bag, keyPrefix: opts.keyPrefix });
   opts.bag.throwIfAny();
@@ -112,7 +112,8 @@ export async function createWithoutLock(
     };
   });
   const resources = await serializeEntries(ctx, collection, rows, { state: 'draft', timestamps: opts.timestamps });
-  const ev = contentEventParams(rows.flatMap((row, i) => events(row, row.publishedVersionId !== null, resources[i])));
+  const event = eventFactory(collection);
+  const ev = contentEventParams(rows.flatMap((row, i) => createdEvents(event, row, resources[i], row.publishedVersionId !== null)));
   const input = rows.map((r) => ({ id: r.id, uuid: r.uuid, locale: r.locale, data: r.data, version_id: r.publishedVersionId }));
   await db.query(
     INSERT,

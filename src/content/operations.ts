@@ -3,7 +3,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { collectionForRequest } from './schemas.ts';
-import { emitContentEvent } from '../webhooks/outbox.ts';
+import { emitContentEvent, emitContentEvents } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from './persist.ts';
 import { serializeEntry } from './serialize.ts';
@@ -14,6 +14,7 @@ import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked,
 import { contentLoaders } from './loaders.ts';
 import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
 import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
+import { collectionRef, createdEvents, eventFactory } from './entry-events.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
@@ -26,7 +27,6 @@ export function txCtx(ctx: Ctx, tx: Tx): Ctx {
   return { ...ctx, db: tx as PrismaClient, memo: new Map() };
 }
 
-export const collectionRef = (c: CollectionSchema) => ({ id: c.id, uuid: c.uuid, slug: c.slug });
 
 export async function emitEntryEvent(tx: Tx, ctx: Ctx, collection: CollectionSchema, event: ContentEventName, row: EntryRow, entry?: EntryResource): Promise<void> {
   await emitContentEvent(tx, ctx, { event, collection: collectionRef(collection), entryUuid: row.uuid, locale: row.locale, entry });
@@ -52,21 +52,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
     // Two round trips (ids, then one statement writing the entry, its version and its events) instead
     // of BEGIN, two statements and COMMIT: on a host where each round trip costs the writer a wake-up of
     // the database's process, that is half a create's server time (BENCHMARKS.md, session 8).
-    const ref = collectionRef(collection);
-    const [entry] = await createWithoutLock(
-      ctx,
-      collection,
-      [{ ...body, index: 0 }],
-      { bag: new ErrorBag(), keyPrefix: () => '', timestamps: opts.timestamps },
-      (row, published, resource) =>
-        (published ? (['content.created', 'content.published'] as const) : (['content.created'] as const)).map((event) => ({
-          event,
-          collection: ref,
-          entryUuid: row.uuid,
-          locale: row.locale,
-          entry: resource,
-        })),
-    );
+    const [entry] = await createWithoutLock(ctx, collection, [{ ...body, index: 0 }], { bag: new ErrorBag(), keyPrefix: () => '', timestamps: opts.timestamps });
     return entry;
   }
   return ctx.db.$transaction(async (tx) => {
@@ -77,8 +63,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
     let rows = await insertEntries(tx, tctx, collection, items);
     rows = await publishCreated(tx, tctx, rows, items);
     const entry = await serializeEntry(tctx, collection, rows[0], writeView(opts.timestamps));
-    await emitEntryEvent(tx, tctx, collection, 'content.created', rows[0], entry);
-    if (items[0].state === 'published') await emitEntryEvent(tx, tctx, collection, 'content.published', rows[0], entry);
+    await emitContentEvents(tx, tctx, createdEvents(eventFactory(collection), rows[0], entry, items[0].state === 'published'));
     return entry;
   }, TX_OPTIONS);
 }

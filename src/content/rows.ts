@@ -21,13 +21,6 @@ export const ENTRY_COLUMNS = Prisma.sql`
  */
 export const sameCollection = (column: string, collectionId: number): Prisma.Sql => Prisma.sql`${Prisma.raw(column)} + 0 = ${collectionId}`;
 
-/**
- * A string as a standard SQL literal (standard_conforming_strings, on since PostgreSQL 9.1: only
- * quotes are doubled), for names from a collection's schema in statement texts that must carry no
- * parameter. Never for request text: every distinct value is another statement text.
- */
-export const textLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
 /** One live entry by UUID through the unique index (see sameCollection), or null. */
 export async function liveEntryByUuid(db: Tx, collectionId: number, uuid: string, opts: { lock?: boolean; includeTrashed?: boolean } = {}): Promise<EntryRow | null> {
   const [row] = await selectEntries(

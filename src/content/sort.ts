@@ -2,9 +2,8 @@ import { Prisma } from '../db/client.ts';
 import { ErrorBag } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { isRepeatableScalar } from './values/index.ts';
-import { fieldIndexKind } from '../filtering/field-indexes.ts';
+import { fieldIndexKind, textLiteral } from '../filtering/field-indexes.ts';
 import { visibleField } from './visibility.ts';
-import { textLiteral } from './rows.ts';
 
 /**
  * Core columns by sort name. A Map, not an object literal: a name from the query string must never

@@ -39,6 +39,8 @@ export interface CompileEnv {
    * kept and evaluated later (live subscriptions) would hold a stale list.
    */
   resolveTargets?: (statement: Sql) => Promise<Array<{ uuid: string }>>;
+  /** Target lookups already made, shared like `references` (a page and its COUNT look up once). */
+  targets?: Map<RelatedCondition, Promise<Array<{ uuid: string }>>>;
 }
 
 /**
@@ -217,7 +219,7 @@ async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<
   const col = columnRef(env, env.column);
   const single = node.field.options.relation?.type !== 2;
   const related = sql`SELECT ${r}.uuid::text AS uuid FROM entries ${r} WHERE ${scope}`;
-  const found = env.resolveTargets ? await env.resolveTargets(sql`${related} LIMIT ${MAX_INLINED_TARGETS + 1}`) : null;
+  const found = env.resolveTargets ? await lookUpTargets(env, node, env.resolveTargets, related) : null;
   if (found && found.length <= MAX_INLINED_TARGETS) {
     const targets = found.map((t) => t.uuid);
     if (single) return sql`(${col} ->> ${name}::text) = ANY (${targets}::text[])`;
@@ -227,4 +229,13 @@ async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<
     return env.related === 'array' ? sql`(${col} ->> ${name}::text) = ANY (ARRAY(${related}))` : sql`(${col} ->> ${name}::text) IN (${related})`;
   }
   return sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${col} -> ${name}::text) = 'array' THEN ${col} -> ${name}::text END) AS filter_ref(v) WHERE filter_ref.v IN (${related}))`;
+}
+
+function lookUpTargets(env: CompileEnv, node: RelatedCondition, resolve: NonNullable<CompileEnv['resolveTargets']>, related: Sql): Promise<Array<{ uuid: string }>> {
+  let found = env.targets?.get(node);
+  if (!found) {
+    found = resolve(sql`${related} LIMIT ${MAX_INLINED_TARGETS + 1}`);
+    env.targets?.set(node, found);
+  }
+  return found;
 }

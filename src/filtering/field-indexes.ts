@@ -40,7 +40,13 @@ export function fieldIndexKind(field: FieldDef): FieldIndexKind | null {
   return null;
 }
 
-const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+/**
+ * A string as a standard SQL literal (standard_conforming_strings, on since PostgreSQL 9.1: only
+ * quotes are doubled), for names from a collection's schema in statement texts: index expressions,
+ * and the sort keys and relation names of statements that must carry no parameter
+ * (src/content/page-rows.ts). Never for request text: every distinct value is another statement text.
+ */
+export const textLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * What a published read adds to the collection and live-row conditions. Both columns change together
@@ -69,7 +75,7 @@ export const fieldStatisticsName = (fieldId: number, column: Column): string => 
 
 /** The indexed expression, identical in shape to the compiled filter (numericOf / Operand.text). */
 export function fieldIndexExpression(field: FieldDef, column: Column): string {
-  const name = `${literal(field.name)}::text`;
+  const name = `${textLiteral(field.name)}::text`;
   if (fieldIndexKind(field) === 'numeric') {
     return `(CASE WHEN jsonb_typeof("${column}" -> ${name}) = 'number' THEN ("${column}" ->> ${name})::numeric END)`;
   }

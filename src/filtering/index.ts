@@ -1,8 +1,8 @@
 import type { Prisma, Tx } from '../db/client.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
-import { compileNode } from './compile.ts';
+import { compileNode, type CompileEnv } from './compile.ts';
 import { parseWhere, type CollectionLoader } from './parse.ts';
-import type { Condition, WhereNode } from './ast.ts';
+import type { WhereNode } from './ast.ts';
 
 export type { WhereNode } from './ast.ts';
 export { LIMITS as WHERE_LIMITS } from './ast.ts';
@@ -63,33 +63,23 @@ export interface CompiledWhere {
 
 /**
  * compileWhere for a paginated read: the same filter in the form each statement plans best. Only a
- * nested filter on a single relation differs; references are resolved once for both.
+ * nested filter on a single relation differs; references and nested targets are looked up once for both.
  */
 export async function compileWhereWithCount(where: unknown, opts: WhereOptions): Promise<CompiledWhere | null> {
   const ast = await parseWhere(where, opts.collection, opts.loadCollection ?? collectionLoader(opts.db, opts.projectId));
   if (!ast) return null;
-  const env = {
+  const env: CompileEnv = {
     db: opts.db,
     projectId: opts.projectId,
     column: opts.column,
     alias: opts.alias,
-    references: new Map<Condition, Promise<string[]>>(),
-    resolveTargets: opts.resolveTargets && onceEach(opts.resolveTargets),
+    references: new Map(),
+    resolveTargets: opts.resolveTargets,
+    targets: new Map(),
   };
   const rows = await compileNode(ast, env);
   if (!hasSingleRelated(ast)) return { rows, count: rows };
   return { rows, count: await compileNode(ast, { ...env, related: 'array' }) };
-}
-
-/** A target lookup per distinct statement, so a filter compiled twice (page, COUNT) looks up once. */
-function onceEach(run: (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>>): (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>> {
-  const seen = new Map<string, Promise<Array<{ uuid: string }>>>();
-  return (statement) => {
-    const key = `${statement.text}\n${JSON.stringify(statement.values, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
-    let found = seen.get(key);
-    if (!found) seen.set(key, (found = run(statement)));
-    return found;
-  };
 }
 
 function hasSingleRelated(node: WhereNode): boolean {

@@ -173,4 +173,13 @@ describe('statements per uncached read (PostgreSQL)', () => {
     // Authentication, the entry with its author in one statement.
     expect(r.queries).toBe(2);
   });
+
+  it('a create in a collection that needs no lock: no interactive transaction', async () => {
+    const { result, queries } = await countQueries(() => w.rest('POST', '/api/posts', { state: 'published', data: { title: 'Counted', views: 1 } }));
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    expect(result.body.state).toBe('published');
+    // Authentication, the ids drawn, one statement writing the entry, its version 1 and both events
+    // (src/content/create-without-lock.ts); the transaction was BEGIN, two statements and COMMIT.
+    expect(queries).toBe(3);
+  });
 });
