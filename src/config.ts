@@ -222,6 +222,12 @@ const envSchema = z
   AUTH_RATE_PER_MINUTE_ACCOUNT: int(10, 1, 1_000_000),
   AUTH_LOCKOUT_ATTEMPTS: int(5, 1, 1000),
   AUTH_LOCKOUT_SECONDS: int(900, 1, 86_400),
+  /** Requests per address and minute to the signed-in end-user routes (me, logout, change-password, api-keys). */
+  AUTH_RATE_PER_MINUTE_USER: int(300, 1, 1_000_000),
+  /** Password hashes (argon2, 19 MiB each) one client address may have running at once in a process. */
+  AUTH_HASH_CONCURRENCY_PER_ADDRESS: int(2, 1, 64),
+  /** Seconds a just-rotated refresh token still answers (concurrent refreshes, a retry after a lost answer). */
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: int(10, 1, 300),
   LOG_LEVEL: z
     .string()
     .trim()

@@ -23,7 +23,7 @@ export interface EndUserCredentials {
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
 
-const ACTIONS: AuthAction[] = ['signup', 'login', 'refresh', 'verify'];
+const ACTIONS: AuthAction[] = ['signup', 'login', 'refresh', 'verify', 'user'];
 
 type Limiter = RateLimiterAbstract;
 
@@ -34,6 +34,9 @@ interface Budgets {
   failures: Limiter;
   lockSeconds: number;
   attempts: number;
+  /** Password hashes running per client address in this process, and how many may. */
+  hashing: Map<string, number>;
+  hashSlots: number;
 }
 
 function limiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number): Limiter {
@@ -45,7 +48,8 @@ function createBudgets(config: Config, redis?: Redis): Budgets {
   const address = new Map<AuthAction, Limiter>();
   const account = new Map<AuthAction, Limiter>();
   for (const action of ACTIONS) {
-    address.set(action, limiter(redis, `ua:${action}:ip`, config.AUTH_RATE_PER_MINUTE_ADDRESS, 60));
+    const perAddress = action === 'user' ? config.AUTH_RATE_PER_MINUTE_USER : config.AUTH_RATE_PER_MINUTE_ADDRESS;
+    address.set(action, limiter(redis, `ua:${action}:ip`, perAddress, 60));
     account.set(action, limiter(redis, `ua:${action}:acct`, config.AUTH_RATE_PER_MINUTE_ACCOUNT, 60));
   }
   return {
@@ -54,6 +58,8 @@ function createBudgets(config: Config, redis?: Redis): Budgets {
     failures: limiter(redis, 'ua:fail', config.AUTH_LOCKOUT_ATTEMPTS, config.AUTH_LOCKOUT_SECONDS),
     lockSeconds: config.AUTH_LOCKOUT_SECONDS,
     attempts: config.AUTH_LOCKOUT_ATTEMPTS,
+    hashing: new Map(),
+    hashSlots: config.AUTH_HASH_CONCURRENCY_PER_ADDRESS,
   };
 }
 
@@ -86,6 +92,20 @@ function boundLimiter(b: Budgets, projectUuid: string): AuthAttemptLimiter {
     },
     async clearFailures(account) {
       await b.failures.delete(key(account));
+    },
+    async hashing(address, work) {
+      // Refused rather than queued: a queue would hold the requests (and their bodies) of whoever
+      // floods, and each waiting hash still costs its 19 MiB once it runs.
+      const running = b.hashing.get(address) ?? 0;
+      if (running >= b.hashSlots) throw tooMany(1);
+      b.hashing.set(address, running + 1);
+      try {
+        return await work();
+      } finally {
+        const left = (b.hashing.get(address) ?? 1) - 1;
+        if (left > 0) b.hashing.set(address, left);
+        else b.hashing.delete(address);
+      }
     },
   };
 }

@@ -2,8 +2,8 @@ import { validationFailed } from '../errors.ts';
 import { emitAuthEvent } from '../webhooks/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { requireSession, requireUser } from './current-user.ts';
+import { checkPassword, hashNewPassword } from './credentials.ts';
 import { changePasswordBody, parseBody } from './inputs.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
 import { serializeUser, type UserView } from './serialize.ts';
 import { revokeSessions } from './sessions.ts';
 
@@ -14,16 +14,18 @@ export async function me(ctx: EndUserCtx): Promise<{ user: UserView }> {
 }
 
 /**
- * POST /api/auth/change-password. Every other session of the user is revoked: whoever else held
- * the old password (or a token minted with it) is signed out; the caller's session stays.
+ * POST /api/auth/change-password. The current password goes through the same check as a login
+ * (budgets, lockout; src/users/credentials.ts): a stolen access token cannot guess its way to a
+ * password the thief then owns. Every other session of the user is revoked: whoever else held the
+ * old password (or a token minted with it) is signed out; the caller's session stays.
  */
 export async function changePassword(ctx: EndUserCtx, body: unknown): Promise<{ message: string }> {
   const { user, session } = await requireSession(ctx);
   const input = parseBody(changePasswordBody, body);
-  if (!(await verifyPassword(user.passwordHash, input.current_password))) {
+  if (!(await checkPassword(ctx, user.emailNormalized, input.current_password, async () => user))) {
     throw validationFailed({ current_password: ['The current password is incorrect.'] });
   }
-  const passwordHash = await hashPassword(input.new_password);
+  const passwordHash = await hashNewPassword(ctx, input.new_password);
   await ctx.db.$transaction(async (tx) => {
     await tx.projectUser.update({ where: { id: user.id }, data: { passwordHash } });
     await tx.userSession.updateMany({ where: { userId: user.id, id: { not: session.id }, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: 'password_changed' } });

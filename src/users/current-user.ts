@@ -17,9 +17,11 @@ export const bearerOf = parseBearer;
  * The end user behind the request's bearer: an access token whose session is live, or (where the
  * route allows it) a `uak_` API key that is neither revoked nor expired. Either way the user must
  * belong to this project and not be disabled: disabling a user or ending a session takes effect
- * on the next request, whatever the access token's own expiry says.
+ * on the next request, whatever the access token's own expiry says. Every signed-in route passes
+ * here, so each request draws a point from the address's `user` budget before any key is looked up.
  */
 export async function requireUser(ctx: EndUserCtx, opts: { allowApiKey?: boolean } = {}): Promise<CurrentUser> {
+  await ctx.limiter.draw('user', { address: ctx.ip });
   const bearer = ctx.bearer;
   if (!bearer) throw unauthenticated();
   if (bearer.startsWith(API_KEY_PREFIX)) {

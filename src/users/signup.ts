@@ -4,7 +4,7 @@ import { validationFailed } from '../errors.ts';
 import { emitAuthEvent } from '../webhooks/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { normalizeEmail, parseBody, signupBody } from './inputs.ts';
-import { hashPassword } from './passwords.ts';
+import { hashNewPassword } from './credentials.ts';
 import { serializeUser, type UserView } from './serialize.ts';
 import { startSession, type TokenPayload } from './sessions.ts';
 import { deliverVerification, issueVerification, needsVerification, type IssuedVerification } from './verification.ts';
@@ -24,7 +24,7 @@ export async function signup(ctx: EndUserCtx, body: unknown): Promise<SignupResu
   const emailKey = normalizeEmail(input.email);
   await ctx.limiter.draw('signup', { address: ctx.ip, account: emailKey });
   // Hashed before looking the address up: a taken address answers no faster than a free one.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(ctx, input.password);
   try {
     type Done = { user: ProjectUser; tokens: TokenPayload } | { user: ProjectUser; issued: IssuedVerification };
     const done = await ctx.db.$transaction(async (tx): Promise<Done> => {

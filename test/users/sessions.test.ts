@@ -1,10 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endUserWorld, type EndUserWorld } from './helpers.ts';
 
 describe('end-user signup, login, refresh', () => {
   let w: EndUserWorld;
   beforeAll(async () => {
-    w = await endUserWorld({ AUTH_JWT_KEYS: 'k2:second-secret-that-is-at-least-32-chars,k1:first-secret-that-is-at-least-32-chars-long' });
+    // The shortest reuse grace, so a replay can be tested a second later (test/users/refresh-grace.test.ts covers the grace).
+    w = await endUserWorld({ AUTH_JWT_KEYS: 'k2:second-secret-that-is-at-least-32-chars,k1:first-secret-that-is-at-least-32-chars-long', AUTH_REFRESH_REUSE_GRACE_SECONDS: '1' });
   });
   afterAll(() => w.t.close());
 
@@ -70,7 +72,8 @@ describe('end-user signup, login, refresh', () => {
     const third = await w.auth('POST', 'refresh', { body: { refresh_token: second.body.refresh_token } });
     expect(third.status).toBe(200);
 
-    // Replaying the first token: refused, and every token of the family dies with it.
+    // Replaying the first token after the grace: refused, and every token of the family dies with it.
+    await sleep(1100);
     const replay = await w.auth('POST', 'refresh', { body: { refresh_token: first.refresh_token } });
     expect(replay.status).toBe(401);
     expect(replay.body.message).toBe('Invalid refresh token.');
@@ -145,7 +148,7 @@ describe('end-user signup, login, refresh', () => {
 describe('end-user auth on embedded PGlite', () => {
   let w: EndUserWorld;
   beforeAll(async () => {
-    w = await endUserWorld({}, { embedded: true });
+    w = await endUserWorld({ AUTH_REFRESH_REUSE_GRACE_SECONDS: '1' }, { embedded: true });
   });
   afterAll(() => w.t.close());
 
@@ -155,6 +158,7 @@ describe('end-user auth on embedded PGlite', () => {
     expect(login.status).toBe(200);
     const next = await w.auth('POST', 'refresh', { body: { refresh_token: s.refresh_token } });
     expect(next.status).toBe(200);
+    await sleep(1100);
     expect((await w.auth('POST', 'refresh', { body: { refresh_token: s.refresh_token } })).status).toBe(401);
     expect((await w.auth('GET', 'me', { token: next.body.access_token })).status).toBe(401);
     expect((await w.auth('GET', 'me', { token: login.body.access_token })).status).toBe(200);
