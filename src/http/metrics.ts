@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { EdgeServices } from '../edge/services.ts';
+import { drawAddressBudget } from '../edge/pipeline.ts';
+import { AppError } from '../errors.ts';
 import { metricsRegistryOf } from '../edge/metrics.ts';
 import type { ResponseObserver } from './response-observers.ts';
 
@@ -40,6 +42,7 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): R
   if (services.config.METRICS_PORT === undefined) {
     app.get('/metrics', async (req, reply) => {
       if (!metricsAuthorized(services, req.headers.authorization)) {
+        await drawAddressBudget(services, req.ip);
         return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ message: 'Unauthenticated.' });
       }
       return reply.type(registry.contentType).send(await registry.metrics());
@@ -48,7 +51,11 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): R
   return observe;
 }
 
-/** METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time). */
+/**
+ * METRICS_TOKEN set: the scrape must send `Authorization: Bearer <token>` (compared in constant time).
+ * A wrong token draws from the address's budget of requests without valid credentials (as every
+ * other secret check does), so an operator-chosen token cannot be guessed at line rate.
+ */
 function metricsAuthorized(services: EdgeServices, header: string | undefined): boolean {
   const token = services.config.METRICS_TOKEN;
   if (!token) return true;
@@ -66,7 +73,13 @@ export async function serveMetrics(services: EdgeServices, port: number, host: s
       return;
     }
     if (!metricsAuthorized(services, req.headers.authorization)) {
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="metrics"' }).end(JSON.stringify({ message: 'Unauthenticated.' }));
+      drawAddressBudget(services, req.socket.remoteAddress).then(
+        () => res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="metrics"' }).end(JSON.stringify({ message: 'Unauthenticated.' })),
+        (err: unknown) => {
+          if (!(err instanceof AppError) || err.retryAfter === undefined) return res.writeHead(500).end();
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(err.retryAfter) }).end(JSON.stringify(err.toBody()));
+        },
+      );
       return;
     }
     registry.metrics().then(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
 import { serveMetrics } from '../../src/http/metrics.ts';
+import { createRateLimiter } from '../../src/edge/rate-limit.ts';
 import type { AppServices } from '../../src/services.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
@@ -90,6 +91,34 @@ describe('/metrics', () => {
       expect((await scrape(app, { authorization: 'Bearer s3cret' })).status).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('METRICS_TOKEN: wrong tokens draw from the address budget (429 with Retry-After once spent), on either listener', async () => {
+    // RATE_LIMIT_PER_MINUTE 30: an address without valid credentials gets a tenth, 3 a minute.
+    const services = { ...t.services, config: { ...t.services.config, METRICS_TOKEN: 's3cret' }, rateLimiter: createRateLimiter(30) } as AppServices;
+    const app = await buildServer(services);
+    try {
+      for (let i = 0; i < 3; i++) expect((await scrape(app, { authorization: `Bearer guess-${i}` })).status).toBe(401);
+      const spent = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer guess-3' } });
+      expect(spent.statusCode).toBe(429);
+      expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await scrape(app, { authorization: 'Bearer s3cret' })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+    const own = { ...services, rateLimiter: createRateLimiter(30) } as AppServices;
+    const server = await serveMetrics(own, 0, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`;
+      for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: { authorization: `Bearer guess-${i}` } })).status).toBe(401);
+      const spent = await fetch(url, { headers: { authorization: 'Bearer guess-3' } });
+      expect(spent.status).toBe(429);
+      expect(await spent.json()).toEqual({ message: 'Too Many Attempts.' });
+      expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await fetch(url, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    } finally {
+      server.close();
     }
   });
 
