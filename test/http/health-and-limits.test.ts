@@ -88,6 +88,28 @@ describe('rate limiting without Redis (per process, per token)', () => {
   });
 });
 
+describe('requests whose credentials fail pay from their address budget', () => {
+  let t: TestApp;
+  let p: TestProject;
+  beforeAll(async () => {
+    // A tenth of RATE_LIMIT_PER_MINUTE: 3 a minute per address.
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30' } });
+    p = await t.project();
+  });
+  afterAll(() => t.close());
+
+  it('wrong tokens and unknown projects on REST, shared with GraphQL; valid tokens are unaffected', async () => {
+    const wrong = { 'project-id': p.uuid, authorization: 'Bearer not-a-real-token' };
+    expect((await get(t.app, '/api/content/posts', wrong)).statusCode).toBe(401);
+    expect((await get(t.app, '/api', { 'project-id': '00000000-0000-4000-8000-000000000000', authorization: 'Bearer x' })).statusCode).toBe(400);
+    expect((await t.graphql('{ project { uuid } }', {}, wrong)).status).toBe(401);
+    const spent = await get(t.app, '/api/content/posts', wrong);
+    expect(spent.statusCode).toBe(429);
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await get(t.app, '/api', p.headers)).statusCode).toBe(200);
+  });
+});
+
 describe('rate limiting through Redis (shared by all app instances)', () => {
   let t: TestApp;
   let p: TestProject;
