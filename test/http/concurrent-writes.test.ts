@@ -53,6 +53,8 @@ beforeAll(async () => {
   });
   c = await contentProject(t, { locales: ['en', 'fr'] });
   await c.collection('posts', [{ name: 'title', type: 'text' }]);
+  await c.collection('codes', [{ name: 'code', type: 'text', validations: { unique: { status: true } } }]);
+  await c.collection('home', [{ name: 'headline', type: 'text' }], { isSingleton: true });
 });
 afterAll(() => t?.close());
 
@@ -61,6 +63,11 @@ const ok = (status: number) => status >= 200 && status < 300;
 
 const entryRow = (uuid: string): Hold => ['SELECT 1 FROM entries WHERE uuid = $1 FOR UPDATE', [uuid]];
 const entryRows = (uuids: string[]): Hold => ['SELECT 1 FROM entries WHERE uuid = ANY($1::uuid[]) FOR UPDATE', [uuids]];
+/** Creates that must see each other (unique values, singletons) serialise on this lock per collection and locale. */
+const writeScope = (slug: string, locale = 'en'): Hold => [
+  'SELECT pg_advisory_xact_lock((SELECT id FROM collections WHERE slug = $1 AND project_id = $2), hashtext($3))',
+  [slug, c.p.id, locale],
+];
 const projectRow = (): Hold => ['SELECT 1 FROM projects WHERE uuid = $1 FOR UPDATE', [c.p.uuid]];
 
 async function entry(extra: Record<string, unknown> = {}): Promise<string> {
@@ -121,35 +128,44 @@ async function field(slug: string): Promise<string> {
 }
 
 /**
- * Locks the contended row on a connection of its own, fires N requests, waits until all N wait on a
- * lock in PostgreSQL (so they really run at the same time), releases, and returns the answers.
+ * Locks the contended row on a connection of its own, fires the waves of requests one after another
+ * (each once the ones before it wait on a lock in PostgreSQL, so PostgreSQL serves them in that
+ * order), releases once all wait, and returns the answers in the order fired.
  */
-async function race(fire: () => Promise<Res>, [sql, params]: Hold): Promise<Res[]> {
+async function raceInWaves(waves: Array<Array<() => Promise<Res>>>, [sql, params]: Hold): Promise<Res[]> {
   const holder = new pg.Client({ connectionString: t.databaseUrl });
   await holder.connect();
+  const waitingOnLocks = async () => {
+    // Activity statistics are a snapshot taken once per transaction: drop it to see the present.
+    await holder.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await holder.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    return rows[0].n;
+  };
   try {
     await holder.query('BEGIN');
     const locked = await holder.query(sql, params);
     expect(locked.rowCount).toBeGreaterThan(0);
-    const answers = Promise.all(Array.from({ length: N }, () => fire()));
+    const fired: Array<Promise<Res>> = [];
     let waiting = 0;
-    for (let i = 0; i < 500 && waiting < N; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      // Activity statistics are a snapshot taken once per transaction: drop it to see the present.
-      await holder.query('SELECT pg_stat_clear_snapshot()');
-      const { rows } = await holder.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-      );
-      waiting = rows[0].n;
+    for (const wave of waves) {
+      fired.push(...wave.map((fire) => fire()));
+      for (let i = 0; i < 500 && waiting < fired.length; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        waiting = await waitingOnLocks();
+      }
     }
     await holder.query('COMMIT');
-    const done = await answers;
-    expect(waiting, `requests waiting on the held row together; they answered\n${done.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join('\n')}`).toBe(N);
+    const done = await Promise.all(fired);
+    const answered = done.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join('\n');
+    expect(waiting, `requests waiting on the held row together; they answered\n${answered}`).toBe(fired.length);
     return done;
   } finally {
     await holder.end();
   }
 }
+
+/** N identical requests at once. */
+const race = (fire: () => Promise<Res>, hold: Hold) => raceInWaves([Array.from({ length: N }, () => fire)], hold);
 
 const races: Race[] = [
   {
@@ -181,6 +197,28 @@ const races: Race[] = [
         },
       };
     },
+  },
+  {
+    family: 'entries',
+    name: 'POST /api/{collection} with a unique value',
+    outcome: 'one',
+    events: 1,
+    setup: async () => {
+      const code = `code-${Math.random().toString(36).slice(2)}`;
+      const events = async () =>
+        (await t.database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE event = 'content.created' AND payload -> 'content_entry' -> 'fields' ->> 'code' = $1", [code]))[0].n;
+      return { fire: () => req('POST', '/api/codes', { data: { code } }), hold: writeScope('codes'), events };
+    },
+  },
+  {
+    family: 'entries',
+    name: 'POST /api/{collection} of a singleton',
+    outcome: 'one',
+    setup: async () => ({
+      fire: () => req('POST', '/api/home', { data: { headline: 'only one' } }),
+      hold: writeScope('home'),
+      after: async () => expect((await t.database.query("SELECT 1 FROM entries e JOIN collections c ON c.id = e.collection_id WHERE c.slug = 'home' AND c.project_id = $1", [c.p.id])).length).toBe(1),
+    }),
   },
   {
     family: 'entries',
@@ -537,5 +575,56 @@ describe('the same through GraphQL (the mutations call the same operations)', ()
     expect(codes.filter((x) => x === 'OK'), detail).toHaveLength(1);
     for (const code of codes.filter((x) => x !== 'OK')) expect(['NOT_FOUND', 'CONFLICT'], detail).toContain(code);
     if (m.events !== undefined) expect(await events!()).toBe(m.events);
+  });
+});
+
+describe('a write queued behind a delete of its target answers 404, never 500', () => {
+  // The delete is fired first and takes the row first; the others were authorized and had read the
+  // resource before it went. Operations that write by key then meet Prisma's "record not found".
+  const cases: Array<{ name: string; setup: () => Promise<{ remove: () => Promise<Res>; write: () => Promise<Res>; hold: Hold }> }> = [
+    {
+      name: 'PATCH /api/project/users/{uuid} behind its DELETE',
+      setup: async () => {
+        const { uuid } = await endUser();
+        return { remove: () => req('DELETE', `/api/project/users/${uuid}`), write: () => req('PATCH', `/api/project/users/${uuid}`, { display_name: 'late' }), hold: userRow(uuid) };
+      },
+    },
+    {
+      name: 'PUT /api/webhooks/{uuid} behind its DELETE',
+      setup: async () => {
+        const uuid = await webhook();
+        const body = { name: 'late', url: 'http://127.0.0.1:9/hook', events: ['content.updated'], sources: ['api'] };
+        return { remove: () => req('DELETE', `/api/webhooks/${uuid}`), write: () => req('PUT', `/api/webhooks/${uuid}`, body), hold: webhookRow(uuid) };
+      },
+    },
+    {
+      name: 'PATCH /api/{collection}/{uuid} behind its force DELETE',
+      setup: async () => {
+        const uuid = await entry();
+        return { remove: () => c.del('posts', uuid, '?force=1'), write: () => c.patch('posts', uuid, { data: { title: 'late' } }), hold: entryRow(uuid) };
+      },
+    },
+    {
+      name: 'POST /api/{collection}/{uuid}/publish behind its force DELETE',
+      setup: async () => {
+        const uuid = await entry();
+        return { remove: () => c.del('posts', uuid, '?force=1'), write: () => req('POST', `/api/posts/${uuid}/publish`), hold: entryRow(uuid) };
+      },
+    },
+    {
+      name: 'POST /api/{collection}/{uuid}/restore behind its force DELETE',
+      setup: async () => {
+        const uuid = await trashed();
+        return { remove: () => c.del('posts', uuid, '?force=1'), write: () => req('POST', `/api/posts/${uuid}/restore`), hold: entryRow(uuid) };
+      },
+    },
+  ];
+
+  it.each(cases.map((x) => [x.name, x] as const))('%s', async (_label, x) => {
+    const { remove, write, hold } = await x.setup();
+    const [removed, ...writes] = await raceInWaves([[remove], Array.from({ length: N - 1 }, () => write)], hold);
+    const detail = [removed, ...writes].map((a) => `${a.status} ${a.text.slice(0, 160)}`).join('\n');
+    expect(ok(removed.status), detail).toBe(true);
+    expect(writes.map((w) => w.status), detail).toEqual(Array(N - 1).fill(404));
   });
 });
