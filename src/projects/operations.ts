@@ -79,6 +79,14 @@ function parseLocale(input: unknown): string {
 }
 
 /**
+ * Serialises, until the transaction ends, the project-wide writes that read before they write (locale
+ * list, trusted-document manifest): concurrent ones queue here and each sees the previous one's result.
+ */
+export async function lockProjectRow(tx: Tx, projectId: number): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId} FOR UPDATE`;
+}
+
+/**
  * Runs a change of the project's locales on the project row as it is now, locked: `ctx.project` is
  * what authentication read (possibly cached), and concurrent locale changes must each see the
  * previous one's result, or two adds of one locale would both append it and a remove would put back
@@ -86,7 +94,7 @@ function parseLocale(input: unknown): string {
  */
 async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: string[]; defaultLocale?: string } | null): Promise<Project> {
   ctx.project = await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${ctx.project.id} FOR UPDATE`;
+    await lockProjectRow(tx, ctx.project.id);
     const project = await tx.project.findUniqueOrThrow({ where: { id: ctx.project.id } });
     const data = change(project);
     return data ? tx.project.update({ where: { id: project.id }, data }) : project;

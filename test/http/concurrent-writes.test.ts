@@ -467,6 +467,19 @@ const races: Race[] = [
   },
   {
     family: 'project',
+    name: 'PUT /api/project/trusted-documents (idempotent: each document once)',
+    outcome: 'all',
+    setup: async () => ({
+      fire: () => req('PUT', '/api/project/trusted-documents', { documents: ['{ project { uuid } }'] }),
+      hold: projectRow(),
+      after: async () => {
+        const [row] = await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM trusted_documents WHERE project_id = $1', [c.p.id]);
+        expect(row.n).toBe(1);
+      },
+    }),
+  },
+  {
+    family: 'project',
     name: 'DELETE /api/project/locales/{locale}',
     outcome: 'one',
     setup: async () => {
