@@ -82,11 +82,13 @@ export async function listAssets(ctx: Ctx, q: AssetListQuery): Promise<{ data: A
 export async function deleteAsset(ctx: Ctx, idOrUuid: string, force: boolean): Promise<{ message: string }> {
   authorize(ctx, 'delete');
   const asset = await findAsset(ctx, idOrUuid);
-  if (force) {
-    await ctx.db.asset.delete({ where: { id: asset.id } });
-    await assetStorage(ctx.services).delete(asset.storageKey);
-  } else {
-    await ctx.db.asset.update({ where: { id: asset.id }, data: { deletedAt: new Date() } });
-  }
+  // Guarded on the row still being live: of concurrent deletes only the one whose statement changed
+  // it succeeds (and removes the bytes); the others find it gone, as a later request would (404).
+  const live = { id: asset.id, deletedAt: null };
+  const changed = force
+    ? await ctx.db.asset.deleteMany({ where: live })
+    : await ctx.db.asset.updateMany({ where: live, data: { deletedAt: new Date() } });
+  if (changed.count === 0) throw notFound('Asset not found');
+  if (force) await assetStorage(ctx.services).delete(asset.storageKey);
   return { message: 'Asset deleted.' };
 }

@@ -137,7 +137,9 @@ export async function deleteEntry(ctx: Ctx, slug: string, uuid: string, force: b
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
-    const row = await liveEntryByUuid(tx, collection.id, uuid, { includeTrashed: force });
+    // Locked: of N identical deletes at once, the others wait here and then find the row gone (or
+    // already trashed) and answer 404, as they would a moment later; one event, one deleted_at.
+    const row = await liveEntryByUuid(tx, collection.id, uuid, { includeTrashed: force, lock: true });
     if (!row) throw notFound('Entry not found.');
     if (force) {
       await tx.entry.delete({ where: { id: row.id } });

@@ -62,3 +62,22 @@ export function dataExceptionState(err: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * Prisma's "the record this write needs is not there" (P2025: an update or delete by key that
+ * matched no row; P2001: the same for a nested lookup). Operations guard the rows they change, so
+ * this means a concurrent request removed the record first: the caller is told it is gone (404),
+ * as it would be had it come a moment later, never a 500.
+ */
+const PRISMA_GONE_CODES = new Set(['P2025', 'P2001']);
+
+export function isRecordGoneError(err: unknown): boolean {
+  const seen: unknown[] = [err];
+  for (let i = 0; i < seen.length && i < 8; i++) {
+    const e = seen[i];
+    if (!isRecord(e)) continue;
+    if (typeof e.code === 'string' && PRISMA_GONE_CODES.has(e.code)) return true;
+    if (e.cause !== undefined) seen.push(e.cause);
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
-import { AppError, zodToAppError } from '../errors.ts';
-import { dataExceptionState, isTransientDatabaseError } from '../db/errors.ts';
+import { AppError, notFound, zodToAppError } from '../errors.ts';
+import { dataExceptionState, isRecordGoneError, isTransientDatabaseError } from '../db/errors.ts';
 
 /**
  * A PostgreSQL data exception (SQLSTATE class 22) that got past input validation: answered 422 like
@@ -25,6 +25,7 @@ export function operationError(err: unknown): AppError | null {
   if (isTransientDatabaseError(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable or busy; retry the request shortly.', { retryAfter: 1 });
   }
+  if (isRecordGoneError(err)) return notFound('Not found: it was deleted by another request.');
   const sqlState = dataExceptionState(err);
   if (sqlState) return new DataExceptionError(sqlState);
   return null;

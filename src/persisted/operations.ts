@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { authorize, type Ctx } from '../context.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
+import { lockProjectRow } from '../projects/operations.ts';
 
 /**
  * Trusted documents (docs/graphql.md, "Trusted documents"): a project's manifest of the GraphQL
@@ -69,6 +70,9 @@ function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<s
 export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput): Promise<ManifestSummary> {
   const documents = input.documents === undefined ? undefined : checkedDocuments(input.documents);
   await db.$transaction(async (tx) => {
+    // Concurrent replacements queue: otherwise two would both clear the list and insert the same
+    // hashes (a unique violation, a 500), or both create the missing manifest row.
+    await lockProjectRow(tx, projectId);
     if (documents) {
       await tx.trustedDocument.deleteMany({ where: { projectId } });
       await tx.trustedDocument.createMany({ data: [...documents].map(([hash, document]) => ({ projectId, hash, document })) });

@@ -78,37 +78,53 @@ function parseLocale(input: unknown): string {
   return parsed.data.locale;
 }
 
+/**
+ * Serialises, until the transaction ends, the project-wide writes that read before they write (locale
+ * list, trusted-document manifest): concurrent ones queue here and each sees the previous one's result.
+ */
+export async function lockProjectRow(tx: Tx, projectId: number): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId} FOR UPDATE`;
+}
+
+/**
+ * Runs a change of the project's locales on the project row as it is now, locked: `ctx.project` is
+ * what authentication read (possibly cached), and concurrent locale changes must each see the
+ * previous one's result, or two adds of one locale would both append it and a remove would put back
+ * a locale another request just added.
+ */
+async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: string[]; defaultLocale?: string } | null): Promise<Project> {
+  ctx.project = await ctx.db.$transaction(async (tx) => {
+    await lockProjectRow(tx, ctx.project.id);
+    const project = await tx.project.findUniqueOrThrow({ where: { id: ctx.project.id } });
+    const data = change(project);
+    return data ? tx.project.update({ where: { id: project.id }, data }) : project;
+  });
+  return ctx.project;
+}
+
 /** Adds a locale to the project (idempotent). */
 export async function addLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   authorize(ctx, 'admin');
   const code = parseLocale(locale);
-  if (ctx.project.locales.includes(code)) return ctx.project;
-  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales: { push: code } } });
-  return ctx.project;
+  return changeLocales(ctx, (p) => (p.locales.includes(code) ? null : { locales: [...p.locales, code] }));
 }
 
 /** Removes a locale; the default locale cannot be removed. Entries keep their locale value. */
 export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   authorize(ctx, 'admin');
   const code = parseLocale(locale);
-  if (code === ctx.project.defaultLocale) {
-    throw validationFailed({ locale: ['The default locale cannot be removed.'] });
-  }
-  if (!ctx.project.locales.includes(code)) throw notFound(`Locale '${code}' is not configured.`);
-  ctx.project = await ctx.db.project.update({
-    where: { id: ctx.project.id },
-    data: { locales: ctx.project.locales.filter((l) => l !== code) },
+  return changeLocales(ctx, (p) => {
+    if (code === p.defaultLocale) throw validationFailed({ locale: ['The default locale cannot be removed.'] });
+    if (!p.locales.includes(code)) throw notFound(`Locale '${code}' is not configured.`);
+    return { locales: p.locales.filter((l) => l !== code) };
   });
-  return ctx.project;
 }
 
 /** Sets the default locale, adding it to the project's locales when missing (facts §4). */
 export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   authorize(ctx, 'admin');
   const code = parseLocale(locale);
-  const locales = ctx.project.locales.includes(code) ? ctx.project.locales : [...ctx.project.locales, code];
-  ctx.project = await ctx.db.project.update({ where: { id: ctx.project.id }, data: { locales, defaultLocale: code } });
-  return ctx.project;
+  return changeLocales(ctx, (p) => ({ locales: p.locales.includes(code) ? p.locales : [...p.locales, code], defaultLocale: code }));
 }
 
 /** Every project, oldest first: for the operator (CLI), who has no token to ask the API with. */

@@ -1,4 +1,4 @@
-import { validationFailed } from '../errors.ts';
+import { unauthenticated, validationFailed } from '../errors.ts';
 import { emitAuthEvent } from '../webhooks/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { requireSession, requireUser } from './current-user.ts';
@@ -37,7 +37,9 @@ export async function changePassword(ctx: EndUserCtx, body: unknown): Promise<{ 
 export async function logout(ctx: EndUserCtx): Promise<{ message: string }> {
   const { user, session } = await requireSession(ctx);
   await ctx.db.$transaction(async (tx) => {
-    await revokeSessions(tx, { userId: user.id, sessionId: session.id }, 'logout');
+    // A concurrent logout (or logout-all) that ended the session first: this token is already dead,
+    // as it would be a moment later (401), and the event is written once.
+    if ((await revokeSessions(tx, { userId: user.id, sessionId: session.id }, 'logout')) === 0) throw unauthenticated();
     await emitAuthEvent(tx, ctx, 'auth.logout.success', { user: serializeUser(user), session: { uuid: session.uuid } });
   });
   return { message: 'Logged out.' };
@@ -48,6 +50,8 @@ export async function logoutAll(ctx: EndUserCtx): Promise<{ message: string; rev
   const { user } = await requireSession(ctx);
   const revoked = await ctx.db.$transaction(async (tx) => {
     const n = await revokeSessions(tx, { userId: user.id }, 'logout_all');
+    // Nothing left to end, the caller's own session included: a concurrent logout got there first.
+    if (n === 0) throw unauthenticated();
     await emitAuthEvent(tx, ctx, 'auth.logout_all.success', { user: serializeUser(user), revoked_sessions: n });
     return n;
   });

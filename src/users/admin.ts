@@ -66,6 +66,8 @@ export async function updateUser(ctx: Ctx, uuid: string, body: unknown): Promise
 export async function deleteUser(ctx: Ctx, uuid: string): Promise<{ message: string }> {
   authorize(ctx, 'admin');
   const user = await userByUuid(ctx, uuid);
-  await ctx.db.projectUser.delete({ where: { id: user.id } });
+  // By count, not by key: a concurrent delete that got there first leaves this one a 404.
+  const deleted = await ctx.db.projectUser.deleteMany({ where: { id: user.id } });
+  if (deleted.count === 0) throw notFound('User not found.');
   return { message: 'User deleted.' };
 }

@@ -38,6 +38,10 @@ export async function revokeApiKey(ctx: EndUserCtx, id: string): Promise<{ messa
   const where = /^\d{1,9}$/.test(id) ? { id: Number(id) } : /^[0-9a-f-]{36}$/i.test(id) ? { uuid: id.toLowerCase() } : null;
   const key = where ? await ctx.db.userApiKey.findFirst({ where: { ...where, userId: user.id } }) : null;
   if (!key) throw notFound('API key not found.');
-  const revoked = key.revokedAt ? key : await ctx.db.userApiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+  if (key.revokedAt) return { message: 'API key revoked.', data: serializeApiKey(key) };
+  // Guarded on revoked_at: concurrent revokes keep the first time, as sequential ones do.
+  await ctx.db.userApiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  const revoked = await ctx.db.userApiKey.findUnique({ where: { id: key.id } });
+  if (!revoked) throw notFound('API key not found.');
   return { message: 'API key revoked.', data: serializeApiKey(revoked) };
 }

@@ -89,13 +89,9 @@ export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Prom
   const enabling = status && !current.status;
   const disabling = !status && current.status;
   const updated = await ctx.db.$transaction(async (tx) => {
-    if (input.collectionIds !== undefined) {
-      await tx.webhookCollection.deleteMany({ where: { webhookId: current.id } });
-      if (input.collectionIds.length) {
-        await tx.webhookCollection.createMany({ data: input.collectionIds.map((collectionId) => ({ webhookId: current.id, collectionId })) });
-      }
-    }
-    return tx.webhook.update({
+    // The row first: it locks it, so concurrent updates of one webhook queue and each replaces the
+    // links the previous one left (links first, two would insert the same pair: a 500).
+    await tx.webhook.update({
       where: { id: current.id },
       data: {
         name: input.name,
@@ -109,8 +105,14 @@ export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Prom
         ...(enabling ? { consecutiveFailures: 0, disabledAt: null, disabledReason: null } : {}),
         ...(disabling ? { disabledAt: new Date(), disabledReason: null } : {}),
       },
-      include: withCollections,
     });
+    if (input.collectionIds !== undefined) {
+      await tx.webhookCollection.deleteMany({ where: { webhookId: current.id } });
+      if (input.collectionIds.length) {
+        await tx.webhookCollection.createMany({ data: input.collectionIds.map((collectionId) => ({ webhookId: current.id, collectionId })) });
+      }
+    }
+    return tx.webhook.findUniqueOrThrow({ where: { id: current.id }, include: withCollections });
   });
   return serializeWebhook(updated);
 }
@@ -119,7 +121,9 @@ export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Prom
 export async function deleteWebhook(ctx: Ctx, uuid: string): Promise<void> {
   authorize(ctx, 'admin');
   const w = await findWebhook(ctx, uuid);
-  await ctx.db.webhook.deleteMany({ where: { id: w.id } });
+  // A concurrent delete that got there first leaves this one a 404, as a later request would get.
+  const deleted = await ctx.db.webhook.deleteMany({ where: { id: w.id } });
+  if (deleted.count === 0) throw notFound(WEBHOOK_NOT_FOUND);
 }
 
 export interface LogPage {
