@@ -35,12 +35,15 @@ export interface ImageBenchOptions {
   durationSec: number;
   /** Clients asking for new variants at once. */
   renderClients: number;
+  /** Photos uploaded (each 2400 × 1600 unless `small`). */
+  images?: number;
+  small?: boolean;
   log?: (line: string) => void;
 }
 
 /** A photo-like image (noise compresses and resizes like detail does), as JPEG. */
-const photo = (i: number) =>
-  sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 110 + i, sigma: 40 } } })
+const photo = (i: number, small = false) =>
+  sharp({ create: { width: small ? 800 : 2400, height: small ? 533 : 1600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 110 + i, sigma: 40 } } })
     .jpeg({ quality: 85 })
     .toBuffer();
 
@@ -103,7 +106,7 @@ export async function runImageBench(o: ImageBenchOptions): Promise<{ rows: Row[]
     const api: Api = { base: `http://127.0.0.1:${port}`, headers: o.headers };
     await waitHealthy(server, `${api.base}/healthz`);
     const urls: string[] = [];
-    for (let i = 0; i < 6; i++) urls.push(await uploadImage(api, `photo-${i}.jpg`, await photo(i)));
+    for (let i = 0; i < (o.images ?? 6); i++) urls.push(await uploadImage(api, `photo-${i}.jpg`, await photo(i, o.small)));
     // Warm the read cache, then the idle baseline.
     await readLatencies(api, o.posts, Date.now() + 1000);
     const idle = await readLatencies(api, o.posts, Date.now() + o.durationSec * 1000);

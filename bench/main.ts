@@ -239,7 +239,7 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const mixed = await runMixed({ ...common, perCollection: QUICK ? 20 : 100 });
     rows.push(...mixed.rows);
     targets.push(...mixed.targets);
-    const images = await runImageBench({ ...common, renderClients: 4, log: QUICK ? undefined : log });
+    const images = await runImageBench({ ...common, renderClients: 4, images: QUICK ? 1 : 6, small: QUICK, log: QUICK ? undefined : log });
     rows.push(...images.rows);
     targets.push(...images.targets);
     await cleanRedis(redisUrl, prefix);
