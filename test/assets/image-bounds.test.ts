@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { imageOf, upload } from './helpers.ts';
+import { bulkUpload, imageOf, upload } from './helpers.ts';
 import { assetStorage, setAssetStorage, type AssetStorage } from '../../src/assets/storage.ts';
 
 /** Image work bounded by what it is worth: upload bounds, variants keyed by their output, the render pool and budget. */
@@ -34,6 +34,13 @@ describe('image bounds at upload and variants keyed by what they produce (defaul
     const thin = await upload(t, q.headers, { filename: 'thin.png', contentType: 'image/png', content: await imageOf(16, 1700) });
     expect(thin.status).toBe(422);
     expect(thin.body.errors.file).toEqual(['The image is 16 × 1700 pixels, an aspect ratio of 106.3:1: at most 100:1 is accepted.']);
+    // In bulk the refusal names the part, and nothing of the request is kept.
+    const bulk = await bulkUpload(t, q.headers, [
+      { filename: 'fine.png', contentType: 'image/png', content: await imageOf(40, 30) },
+      { filename: 'tall.png', contentType: 'image/png', content: await imageOf(16, 20_000) },
+    ]);
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.errors).toEqual({ 'files.1': ['The image is 16 × 20000 pixels: at most 16383 pixels on a side are accepted.'] });
     expect(await t.database.prisma.asset.count({ where: { projectId: q.id } })).toBe(0);
     expect(existsSync(join(dataDir, 'assets', q.uuid)) ? readdirSync(join(dataDir, 'assets', q.uuid)) : []).toEqual([]);
 
