@@ -6,7 +6,7 @@ import { notFound, validationFailed } from '../errors.ts';
 import { isUuid } from '../content/types.ts';
 import { assetStorage, type AssetStorage } from './storage.ts';
 import { boundProblem, imageBounds, isProcessableImage, readImageSize, renderImage, type Dimensions } from './images.ts';
-import { parseVariantQuery, recordedSize, resizedPlan, thumbnailPlan, variantKey, type VariantPlan } from './variants.ts';
+import { parseVariantQuery, recordedSize, resizedPlan, THUMBNAIL, THUMBNAIL_NAME, thumbnailPlan, variantKey, type VariantPlan } from './variants.ts';
 import { renderPool } from './render-pool.ts';
 
 export interface AssetFile {
@@ -48,17 +48,27 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
   if (!isProcessableImage(asset.mimeType)) {
     throw validationFailed({ [request.kind === 'thumbnail' ? 'variant' : 'width']: ['Thumbnails and resized variants exist for JPEG, PNG, GIF, WebP, AVIF and TIFF images only.'] });
   }
+  const file = (plan: Pick<VariantPlan, 'name' | 'format' | 'contentType' | 'renamed'>, body: Readable | Buffer, size: number): AssetFile => ({
+    body,
+    size,
+    contentType: plan.contentType,
+    filename: plan.renamed ? asset.filename.replace(/(\.[a-z0-9]{1,8})?$/i, `.${plan.format === 'jpeg' ? 'jpg' : plan.format}`) : asset.filename,
+    etag: `"${asset.uuid}-${plan.name}"`,
+  });
+  // The thumbnail's name does not depend on the image's size: a stored one is served without it.
+  if (request.kind === 'thumbnail') {
+    const stored = await storage.get(variantKey(asset, THUMBNAIL_NAME));
+    if (stored) return file(THUMBNAIL, stored.body, stored.size);
+  }
   const bounds = imageBounds(services.config);
   const source = recordedSize(asset) ?? (await storedImageSize(storage, asset, bounds.maxPixels));
   // Images stored under looser bounds (or before there were any) are served as uploaded only.
   const problem = boundProblem(source, bounds);
   if (problem) throw validationFailed({ file: [`${problem} Only the original (no query) is served.`] });
   const plan = request.kind === 'thumbnail' ? thumbnailPlan(source) : resizedPlan(source, asset.mimeType, request.spec);
-  const filename = plan.renamed ? asset.filename.replace(/(\.[a-z0-9]{1,8})?$/i, `.${plan.format === 'jpeg' ? 'jpg' : plan.format}`) : asset.filename;
-  const file = (body: Readable | Buffer, size: number): AssetFile => ({ body, size, contentType: plan.contentType, filename, etag: `"${asset.uuid}-${plan.name}"` });
   const key = variantKey(asset, plan.name);
-  const cached = await storage.get(key);
-  if (cached) return file(cached.body, cached.size);
+  const cached = request.kind === 'thumbnail' ? null : await storage.get(key);
+  if (cached) return file(plan, cached.body, cached.size);
 
   let render = inflight.get(key);
   if (!render) {
@@ -73,7 +83,7 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
     }
   }
   const bytes = await render;
-  return file(bytes, bytes.length);
+  return file(plan, bytes, bytes.length);
 }
 
 async function loadOriginal(storage: AssetStorage, asset: Asset): Promise<Buffer> {

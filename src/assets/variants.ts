@@ -69,8 +69,11 @@ export interface VariantPlan {
   renamed: boolean;
 }
 
+/** The thumbnail's plan apart from its size (which follows from the source's). */
+export const THUMBNAIL = { name: THUMBNAIL_NAME, format: 'webp', contentType: FORMAT_MIME.webp, renamed: true } as const satisfies Omit<VariantPlan, 'size'>;
+
 export function thumbnailPlan(source: Dimensions): VariantPlan {
-  return { name: THUMBNAIL_NAME, size: thumbnailSize(source), format: 'webp', contentType: FORMAT_MIME.webp, renamed: true };
+  return { ...THUMBNAIL, size: thumbnailSize(source) };
 }
 
 /**
