@@ -115,6 +115,8 @@ describe('format limits, the render pool and the per-address render budget', () 
       expect(r.statusCode).toBe(422);
       expect(JSON.parse(r.body).errors.file).toEqual(['The image is 10 × 18000 pixels: at most 16383 pixels on a side are accepted. Only the original (no query) is served.']);
       expect((await get(res.body.url, '10.0.0.2')).statusCode).toBe(200);
+      // The thumbnail made at upload is stored: still served.
+      expect((await get(`${res.body.url}?variant=thumbnail`, '10.0.0.2')).statusCode).toBe(200);
     } finally {
       config.IMAGE_MAX_DIMENSION = 20_000;
     }
