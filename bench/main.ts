@@ -6,7 +6,7 @@
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
  * BENCH_SCHEMA_BUILDS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
- * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts).
+ * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +24,7 @@ import { liveReport, runLiveBench } from './live.ts';
 import { OPS_COST_ROWS, runOpsCost } from './ops-cost.ts';
 import { UNCACHED_ROWS, runUncached } from './lib/uncached.ts';
 import { MIXED_ROWS, runMixed } from './lib/mixed.ts';
+import { IMAGE_ROWS, runImageBench } from './images.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { loadavg, cpus } from 'node:os';
 
@@ -73,6 +74,8 @@ export const SCENARIO_ROWS = [
   MIXED_ROWS.readOnly,
   MIXED_ROWS.writesOnly,
   MIXED_ROWS.mixed,
+  IMAGE_ROWS.idle,
+  IMAGE_ROWS.rendering,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.bulk,
   R.bulkPublished,
@@ -236,6 +239,9 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const mixed = await runMixed({ ...common, perCollection: QUICK ? 20 : 100 });
     rows.push(...mixed.rows);
     targets.push(...mixed.targets);
+    const images = await runImageBench({ ...common, renderClients: 4, images: QUICK ? 1 : 6, small: QUICK, log: QUICK ? undefined : log });
+    rows.push(...images.rows);
+    targets.push(...images.targets);
     await cleanRedis(redisUrl, prefix);
   }
 

@@ -211,6 +211,18 @@ const envSchema = z
   S3_FORCE_PATH_STYLE: bool(false),
   /** Images with more pixels than this are refused at upload and never decoded (decompression bombs). */
   IMAGE_MAX_PIXELS: int(100_000_000, 1, 1_000_000_000),
+  /**
+   * Image work bounded by what it is worth (docs/assets.md "Bounds"): the longest side and the
+   * aspect ratio an upload may have (16383, WebP's limit, lets every variant fit every output format),
+   * renders at once per process, renders waiting beyond them (503 past it), libvips threads per
+   * render, and first renders (variants not stored yet) per client address per minute (429 past it).
+   */
+  IMAGE_MAX_DIMENSION: int(16_383, 1, 1_000_000),
+  IMAGE_MAX_ASPECT_RATIO: int(100, 1, 1_000_000),
+  IMAGE_RENDER_CONCURRENCY: int(1, 1, 64),
+  IMAGE_RENDER_QUEUE: int(16, 0, 10_000),
+  IMAGE_RENDER_THREADS: int(1, 1, 64),
+  IMAGE_RENDERS_PER_MINUTE_ADDRESS: int(60, 1, 1_000_000),
   /** `production` stops the API from handing email verification tokens to callers (docs/auth.md). */
   NODE_ENV: z.string().trim().optional().transform((v) => (v === undefined || v === '' ? 'development' : v)),
   AUTH_JWT_KEYS: jwtKeys,

@@ -2,89 +2,40 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { Asset } from '../db/generated/prisma/client.ts';
 import type { Services } from '../context.ts';
-import { ErrorBag, notFound, validationFailed } from '../errors.ts';
+import { notFound, validationFailed } from '../errors.ts';
 import { isUuid } from '../content/types.ts';
-import { firstString } from '../content/query.ts';
-import { assetStorage } from './storage.ts';
-import { VARIANT_SEPARATOR } from './storage/types.ts';
-import { FORMAT_MIME, isProcessableImage, MAX_VARIANT_WIDTH, OUTPUT_FORMATS, renderResized, THUMBNAIL_SIZE, type OutputFormat, type ResizeSpec } from './images.ts';
-
-/**
- * Widths a variant is rendered at: a requested width is rounded up to the next one, so one asset has
- * a bounded number of cached variants however many widths are asked for.
- */
-export const VARIANT_WIDTHS = [16, 32, 48, 64, 96, 128, 160, 240, 320, 480, 640, 768, 960, 1024, 1280, 1536, 1920, 2048, 2560, 3200, 3840, 4096];
-
-export type VariantRequest = { kind: 'original' } | { kind: 'thumbnail' } | { kind: 'resized'; spec: ResizeSpec };
-
-/** `?variant=thumbnail|original`, or `?width=&format=`; 422 naming the parameter otherwise. */
-export function parseVariantQuery(q: Record<string, unknown>): VariantRequest {
-  const bag = new ErrorBag();
-  const variant = firstString(q.variant);
-  const widthText = firstString(q.width);
-  const formatText = firstString(q.format)?.toLowerCase();
-  if (variant !== undefined && variant !== '' && variant !== 'thumbnail' && variant !== 'original') bag.add('variant', 'The variant must be thumbnail or original.');
-  let width: number | undefined;
-  if (widthText !== undefined) {
-    if (!/^\d{1,5}$/.test(widthText) || Number(widthText) < 1 || Number(widthText) > MAX_VARIANT_WIDTH) {
-      bag.add('width', `The width must be a whole number from 1 to ${MAX_VARIANT_WIDTH}.`);
-    } else {
-      width = VARIANT_WIDTHS.find((w) => w >= Number(widthText));
-    }
-  }
-  if (formatText !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(formatText)) bag.add('format', `The format must be one of ${OUTPUT_FORMATS.join(', ')}.`);
-  const resized = widthText !== undefined || formatText !== undefined;
-  if (resized && (variant === 'thumbnail' || variant === 'original')) bag.add('variant', 'The variant cannot be combined with width or format.');
-  bag.throwIfAny();
-  if (variant === 'thumbnail') return { kind: 'thumbnail' };
-  if (resized) return { kind: 'resized', spec: { width, format: formatText as OutputFormat | undefined } };
-  return { kind: 'original' };
-}
-
-/** Storage key of a derived file: `<asset key>~<name>`. */
-export const variantKey = (asset: Pick<Asset, 'storageKey'>, name: string) => `${asset.storageKey}${VARIANT_SEPARATOR}${name}`;
-
-export const THUMBNAIL_NAME = 'thumbnail.webp';
-
-const variantName = (spec: ResizeSpec) => `w${spec.width ?? 'full'}.${spec.format ?? 'src'}`;
+import { assetStorage, type AssetStorage } from './storage.ts';
+import { boundProblem, imageBounds, isProcessableImage, readImageSize, renderImage, type Dimensions } from './images.ts';
+import { parseVariantQuery, recordedSize, resizedPlan, THUMBNAIL, THUMBNAIL_NAME, thumbnailPlan, variantKey, type VariantPlan } from './variants.ts';
+import { renderPool } from './render-pool.ts';
 
 export interface AssetFile {
   body: Readable | Buffer;
   size: number;
   contentType: string;
   filename: string;
-  /** Distinct per asset and variant; the bytes under a URL never change. */
+  /** Distinct per asset and stored variant; the bytes under a URL never change. */
   etag: string;
 }
 
+export interface OpenFileHooks {
+  /**
+   * Called before a variant that is not stored yet is rendered (not for stored ones, nor for
+   * requests joining a render already running): the surface draws the client's render budget here.
+   */
+  beforeRender?: () => Promise<void>;
+}
+
+/** Renders running in this process by storage key, so concurrent first requests for one variant render once. */
 const inflight = new Map<string, Promise<Buffer>>();
 
 /**
- * Renders at once per process. Each holds the original in memory, and the file route is public: many
- * first requests for different variants wait here instead of loading every original at the same time.
- */
-const MAX_RENDERS = 4;
-let rendering = 0;
-const waiting: Array<() => void> = [];
-
-async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (rendering >= MAX_RENDERS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else rendering++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else rendering--;
-  }
-}
-
-/**
  * The public bytes of a live asset (no auth: facts §7) in the requested variant. Derived variants are
- * rendered on the first request and kept in the asset store next to the original, so replicas share
- * them; concurrent first requests in one process render once.
+ * rendered on the first request, in the process's bounded render pool, and kept in the asset store
+ * next to the original under the name of what they are (width and format), so replicas share them
+ * and requests that produce the same output share one file.
  */
-export async function openAssetFile(services: Services, uuid: string, query: Record<string, unknown>): Promise<AssetFile> {
+export async function openAssetFile(services: Services, uuid: string, query: Record<string, unknown>, hooks: OpenFileHooks = {}): Promise<AssetFile> {
   const request = parseVariantQuery(query);
   const asset = isUuid(uuid) ? await services.database.prisma.asset.findFirst({ where: { uuid: uuid.toLowerCase(), deletedAt: null } }) : null;
   if (!asset) throw notFound('Asset not found');
@@ -97,31 +48,74 @@ export async function openAssetFile(services: Services, uuid: string, query: Rec
   if (!isProcessableImage(asset.mimeType)) {
     throw validationFailed({ [request.kind === 'thumbnail' ? 'variant' : 'width']: ['Thumbnails and resized variants exist for JPEG, PNG, GIF, WebP, AVIF and TIFF images only.'] });
   }
-  const spec: ResizeSpec = request.kind === 'thumbnail' ? { width: THUMBNAIL_SIZE, format: 'webp' } : request.spec;
-  const name = request.kind === 'thumbnail' ? THUMBNAIL_NAME : variantName(spec);
-  const contentType = spec.format ? FORMAT_MIME[spec.format] : asset.mimeType;
-  const filename = spec.format ? asset.filename.replace(/(\.[a-z0-9]{1,8})?$/i, `.${spec.format === 'jpeg' ? 'jpg' : spec.format}`) : asset.filename;
-  const etag = `"${asset.uuid}-${name}"`;
-  const key = variantKey(asset, name);
-  const cached = await storage.get(key);
-  if (cached) return { ...cached, contentType, filename, etag };
+  const file = (plan: Pick<VariantPlan, 'name' | 'format' | 'contentType' | 'renamed'>, body: Readable | Buffer, size: number): AssetFile => ({
+    body,
+    size,
+    contentType: plan.contentType,
+    filename: plan.renamed ? asset.filename.replace(/(\.[a-z0-9]{1,8})?$/i, `.${plan.format === 'jpeg' ? 'jpg' : plan.format}`) : asset.filename,
+    etag: `"${asset.uuid}-${plan.name}"`,
+  });
+  // The thumbnail's name does not depend on the image's size: a stored one is served without it.
+  if (request.kind === 'thumbnail') {
+    const stored = await storage.get(variantKey(asset, THUMBNAIL_NAME));
+    if (stored) return file(THUMBNAIL, stored.body, stored.size);
+  }
+  const bounds = imageBounds(services.config);
+  const source = recordedSize(asset) ?? (await storedImageSize(storage, asset, bounds.maxPixels));
+  // Images stored under looser bounds (or before there were any) are served as uploaded only.
+  const problem = boundProblem(source, bounds);
+  if (problem) throw validationFailed({ file: [`${problem} Only the original (no query) is served.`] });
+  const plan = request.kind === 'thumbnail' ? thumbnailPlan(source) : resizedPlan(source, asset.mimeType, request.spec);
+  const key = variantKey(asset, plan.name);
+  const cached = request.kind === 'thumbnail' ? null : await storage.get(key);
+  if (cached) return file(plan, cached.body, cached.size);
 
   let render = inflight.get(key);
   if (!render) {
-    render = withRenderSlot(async () => {
-      const original = await storage.get(asset.storageKey);
-      if (!original) throw notFound('Asset not found');
-      const bytes = await renderResized(await buffer(original.body), spec, services.config.IMAGE_MAX_PIXELS, request.kind === 'thumbnail' ? THUMBNAIL_SIZE : undefined).catch(() => {
-        throw validationFailed({ file: ['The stored image could not be read.'] });
-      });
-      // The rendered bytes are served even if keeping them fails; the next request renders again.
-      await storage.put(key, bytes, { contentType, maxBytes: Number.MAX_SAFE_INTEGER }).catch((err: unknown) => {
-        services.log.warn({ err, key }, 'asset variant rendered but not stored');
-      });
-      return bytes;
-    }).finally(() => inflight.delete(key));
-    inflight.set(key, render);
+    const pool = renderPool(services);
+    // Refused before the budget is drawn, so a client told to come back later has not paid for it.
+    if (!pool.hasRoom()) throw pool.busyError();
+    await hooks.beforeRender?.();
+    render = inflight.get(key);
+    if (!render) {
+      render = pool.run(() => renderVariant(services, storage, asset, key, plan), 'public').finally(() => inflight.delete(key));
+      inflight.set(key, render);
+    }
   }
   const bytes = await render;
-  return { body: bytes, size: bytes.length, contentType, filename, etag };
+  return file(plan, bytes, bytes.length);
+}
+
+async function loadOriginal(storage: AssetStorage, asset: Asset): Promise<Buffer> {
+  const original = await storage.get(asset.storageKey);
+  if (!original) throw notFound('Asset not found');
+  return buffer(original.body);
+}
+
+/** For images stored before width and height were recorded: read from the stored header. */
+async function storedImageSize(storage: AssetStorage, asset: Asset, maxPixels: number): Promise<Dimensions> {
+  // Bounds are checked by the caller with the "served as uploaded" wording.
+  return readImageSize(await loadOriginal(storage, asset), { maxPixels: Number.MAX_SAFE_INTEGER, maxDimension: Number.MAX_SAFE_INTEGER, maxAspectRatio: Number.MAX_SAFE_INTEGER }).catch(
+    () => {
+      throw unreadableStored(maxPixels);
+    },
+  );
+}
+
+const unreadableStored = (maxPixels: number) =>
+  validationFailed({ file: [`The stored file does not decode as an image of its type (or exceeds ${maxPixels} pixels): only the original (no query) is served.`] });
+
+async function renderVariant(services: Services, storage: AssetStorage, asset: Asset, key: string, plan: VariantPlan): Promise<Buffer> {
+  const maxPixels = services.config.IMAGE_MAX_PIXELS;
+  const original = await loadOriginal(storage, asset);
+  const bytes = await renderImage(original, plan.size, plan.format, maxPixels).catch((err: unknown) => {
+    // The bounds and format limits were checked from the size; what is left is damaged stored bytes.
+    services.log.warn({ err, key }, 'stored image could not be rendered');
+    throw unreadableStored(maxPixels);
+  });
+  // The rendered bytes are served even if keeping them fails; the next request renders again.
+  await storage.put(key, bytes, { contentType: plan.contentType, maxBytes: Number.MAX_SAFE_INTEGER }).catch((err: unknown) => {
+    services.log.warn({ err, key }, 'asset variant rendered but not stored');
+  });
+  return bytes;
 }

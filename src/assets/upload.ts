@@ -6,8 +6,9 @@ import { AppError, validationFailed } from '../errors.ts';
 import { assetStorage, TooLargeError, type AssetStorage } from './storage.ts';
 import { acceptedMimeType, safeFilename } from './types.ts';
 import { unstorableText } from '../text.ts';
-import { inspectImage, isProcessableImage } from './images.ts';
-import { THUMBNAIL_NAME, variantKey } from './files.ts';
+import { imageBounds, isProcessableImage, readImageSize, renderImage } from './images.ts';
+import { THUMBNAIL_NAME, thumbnailPlan, variantKey } from './variants.ts';
+import { renderPool } from './render-pool.ts';
 
 export interface UploadInput {
   filename: string;
@@ -78,12 +79,21 @@ async function storeUpload(ctx: Ctx, storage: AssetStorage, input: UploadInput, 
     if (size === 0) throw validationFailed({ [field]: ['The file is empty.'] });
     let metadata: StoredUpload['metadata'];
     if (image) {
-      const facts = await inspectImage(Buffer.concat(chunks), ctx.services.config.IMAGE_MAX_PIXELS).catch((err: unknown) => {
+      const bytes = Buffer.concat(chunks);
+      chunks.length = 0;
+      const bounds = imageBounds(ctx.services.config);
+      // The header alone says whether the image is within bounds; nothing is decoded before that.
+      const size = await readImageSize(bytes, bounds).catch((err: unknown) => {
         throw err instanceof AppError && err.errors?.file ? validationFailed({ [field]: err.errors.file }) : err;
       });
-      chunks.length = 0;
-      await storage.put(variantKey({ storageKey }, THUMBNAIL_NAME), facts.thumbnail, { contentType: 'image/webp', maxBytes: Number.MAX_SAFE_INTEGER });
-      metadata = { width: facts.width, height: facts.height };
+      const thumb = thumbnailPlan(size);
+      const thumbnail = await renderPool(ctx.services)
+        .run(() => renderImage(bytes, thumb.size, thumb.format, bounds.maxPixels), 'upload')
+        .catch(() => {
+          throw validationFailed({ [field]: ['The file is not a readable image of its type.'] });
+        });
+      await storage.put(variantKey({ storageKey }, THUMBNAIL_NAME), thumbnail, { contentType: thumb.contentType, maxBytes: Number.MAX_SAFE_INTEGER });
+      metadata = size;
     }
     // The original name is cut by code points: cutting UTF-16 units could split a surrogate pair.
     return { uuid, filename: safeFilename(input.filename), originalFilename: [...(input.filename || 'file')].slice(0, 255).join(''), mimeType, size, storageKey, metadata };

@@ -38,7 +38,7 @@ function logFailure(req: FastifyRequest, err: unknown, app: AppError | null): vo
   const log = req.log.child({ reqId: req.id });
   if (!app) log.error({ err }, 'unhandled error');
   else if (app instanceof DataExceptionError) log.error({ err, sqlState: app.sqlState }, 'bug: a database data exception reached the edge (input validation let the value through); answered 422');
-  else if (app.code === 'SERVICE_UNAVAILABLE') log.warn({ err }, 'database unavailable');
+  else if (app.code === 'SERVICE_UNAVAILABLE') log.warn({ err }, app.message);
   else if (app.status >= 500) log.error({ err }, app.message);
   else log.info({ status: app.status, code: app.code, message: app.message }, 'client error');
 }

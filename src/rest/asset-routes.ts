@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { arrayOf, ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
-import type { Services } from '../context.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { AppError, validationFailed } from '../errors.ts';
 import {
@@ -19,6 +18,8 @@ import {
 import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage, type BulkMetadataInput } from '../assets/metadata.ts';
 import { serializeAsset } from '../assets/serialize.ts';
 import { openAssetFile } from '../assets/files.ts';
+import { drawRenderBudget } from '../edge/render-budget.ts';
+import type { EdgeServices } from '../edge/services.ts';
 import { isFlag } from '../content/query.ts';
 import { laravelPage } from '../content/paginator.ts';
 import { requestPath } from './content-routes.ts';
@@ -169,9 +170,9 @@ const INLINE = /^(image|video|audio)\/|^application\/pdf$|^text\/plain$/;
  * `?width=&format=` (src/assets/files.ts). Served with nosniff and a sandbox CSP, since the bytes
  * come from users and share the API's origin.
  */
-async function serveFile(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function serveFile(services: EdgeServices, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { uuid } = req.params as { uuid: string };
-  const file = await openAssetFile(services, uuid, (req.query ?? {}) as Record<string, unknown>);
+  const file = await openAssetFile(services, uuid, (req.query ?? {}) as Record<string, unknown>, { beforeRender: () => drawRenderBudget(services, req.ip) });
   const disposition = INLINE.test(file.contentType) ? 'inline' : 'attachment';
   return reply
     .header('Content-Type', file.contentType)
@@ -188,7 +189,7 @@ async function serveFile(services: Services, req: FastifyRequest, reply: Fastify
  * The multipart parser applies only inside this scope, so JSON routes never see multipart bodies.
  * `register` is the server's route registration (auth, rate limit, error mapping).
  */
-export async function mountMultipartRoutes<S extends Services>(
+export async function mountMultipartRoutes<S extends EdgeServices>(
   scope: FastifyInstance,
   services: S,
   register: (app: FastifyInstance, services: S, route: RouteDef) => void,

@@ -81,7 +81,7 @@ describe('images: dimensions, thumbnail, resized variants', () => {
     expect(formatOnly.headers['content-disposition']).toBe('inline; filename="photo.jpg"');
     expect(await sharp(formatOnly.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 1200 });
     expect(filesOf(q)).toEqual(
-      [res.body.uuid, `${res.body.uuid}~thumbnail.webp`, `${res.body.uuid}~w640.webp`, `${res.body.uuid}~w128.avif`, `${res.body.uuid}~w4096.src`, `${res.body.uuid}~wfull.jpeg`].sort(),
+      [res.body.uuid, `${res.body.uuid}~thumbnail.webp`, `${res.body.uuid}~w640.webp`, `${res.body.uuid}~w128.avif`, `${res.body.uuid}~w1200.png`, `${res.body.uuid}~w1200.jpeg`].sort(),
     );
 
     // Force delete takes the variants with it.
