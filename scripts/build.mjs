@@ -5,7 +5,7 @@
 //
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --if-stale build only when a source is newer than the last build
-import { readdirSync, statSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { readdirSync, statSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,10 +33,13 @@ export function isCurrent() {
 export async function build() {
   const { build: esbuild } = await import('esbuild');
   const started = Date.now();
-  rmSync(dist, { recursive: true, force: true });
+  // Built beside dist/ and swapped in, so a process starting from dist/ meanwhile (another
+  // `npm start`, the CLI) never reads a half-written tree.
+  const fresh = `${dist}.${process.pid}.tmp`;
+  rmSync(fresh, { recursive: true, force: true });
   await esbuild({
     entryPoints: sources(),
-    outdir: dist,
+    outdir: fresh,
     outbase: src,
     // Bundling with every import left external is per-file transpiling that can also rewrite the
     // specifiers: sources import './x.ts', the output must import './x.js'.
@@ -59,7 +62,11 @@ export async function build() {
       },
     ],
   });
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  writeFileSync(join(fresh, '.built'), `${new Date().toISOString()}\n`);
+  const old = `${dist}.${process.pid}.old`;
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(fresh, dist);
+  rmSync(old, { recursive: true, force: true });
   return Date.now() - started;
 }
 
