@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpFactory from 'sharp';
 import { validationFailed } from '../errors.ts';
 
 /** Image types sharp (libvips) decodes from its prebuilt binaries; other images (BMP) are stored as they are. */
@@ -28,7 +28,13 @@ export interface ResizeSpec {
  * Decoder options for untrusted bytes: `limitInputPixels` refuses decompression bombs from their
  * header before any pixel is decoded; only the first frame of an animation is read.
  */
-const decoder = (input: Buffer, maxPixels: number) => sharp(input, { limitInputPixels: maxPixels, failOn: 'error' });
+// libvips loads on the first image, not at start: it is a large share of a cold start that most
+// requests never need.
+let sharpModule: Promise<typeof SharpFactory> | undefined;
+const decoder = async (input: Buffer, maxPixels: number) => {
+  const sharp = await (sharpModule ??= import('sharp').then((m) => m.default));
+  return sharp(input, { limitInputPixels: maxPixels, failOn: 'error' });
+};
 
 function unreadable(err: unknown, maxPixels: number) {
   const msg = err instanceof Error ? err.message : '';
@@ -39,7 +45,7 @@ function unreadable(err: unknown, maxPixels: number) {
 /** Width and height as displayed (EXIF orientation applied), and the thumbnail. 422 for a bomb or broken image. */
 export async function inspectImage(input: Buffer, maxPixels: number): Promise<{ width: number; height: number; thumbnail: Buffer }> {
   try {
-    const meta = await decoder(input, maxPixels).metadata();
+    const meta = await (await decoder(input, maxPixels)).metadata();
     const { width, height } = meta.autoOrient;
     if (!width || !height || width * height > maxPixels) throw new Error('Input image exceeds pixel limit');
     const thumbnail = await renderResized(input, { width: THUMBNAIL_SIZE, format: 'webp' }, maxPixels, THUMBNAIL_SIZE);
@@ -54,7 +60,7 @@ export async function inspectImage(input: Buffer, maxPixels: number): Promise<{ 
  * aspect ratio and are bounded by width only.
  */
 export async function renderResized(input: Buffer, spec: ResizeSpec, maxPixels: number, height?: number): Promise<Buffer> {
-  let img = decoder(input, maxPixels)
+  let img = (await decoder(input, maxPixels))
     .rotate()
     .resize({ width: spec.width ?? MAX_VARIANT_WIDTH, height: height ?? (spec.width ? undefined : MAX_VARIANT_WIDTH), fit: 'inside', withoutEnlargement: true });
   if (spec.format === 'webp') img = img.webp({ quality: 80 });
