@@ -55,7 +55,9 @@ function row(scenario: string, samples: number[], note: string): Row {
   return { scenario, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: sorted.at(-1), note: `${samples.length} starts; ${note}` };
 }
 
-export async function runColdStart(databaseUrl: string, runs: number): Promise<{ rows: Row[]; targets: Target[] }> {
+/** `embedded: false` (BENCH_QUICK) leaves out the embedded starts, the slowest part; their rows say so. */
+export async function runColdStart(databaseUrl: string, opts: { runs: number; embedded: boolean }): Promise<{ rows: Row[]; targets: Target[] }> {
+  const { runs } = opts;
   const { build } = (await import(pathToFileURL(join(root, 'scripts/build.mjs')).href)) as { build: () => Promise<number> };
   const buildMs = await build();
   const server = ['dist/main.js'];
@@ -67,6 +69,7 @@ export async function runColdStart(databaseUrl: string, runs: number): Promise<{
   for (let i = 0; i < runs; i++) {
     bare.push(await timeToReady(['-e', BARE], {}));
     pg.push(await timeToReady(server, { ...common, DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', SEED_DEMO: 'false' }));
+    if (!opts.embedded) continue;
     const dir = await mkdtemp(join(tmpdir(), 'cms-bench-cold-'));
     try {
       first.push(await timeToReady(server, { ...common, DATABASE_URL: '', DATA_DIR: dir }));
@@ -77,8 +80,8 @@ export async function runColdStart(databaseUrl: string, runs: number): Promise<{
   }
   const rows = [
     row(COLD_START_ROWS.postgres, pg, `node dist/main.js (compiled in ${Math.round(buildMs)} ms), migrations checked`),
-    row(COLD_START_ROWS.embeddedFirst, first, 'fresh DATA_DIR: database created, migrated, demo seeded'),
-    row(COLD_START_ROWS.embeddedRestart, restart, 'the same DATA_DIR again'),
+    opts.embedded ? row(COLD_START_ROWS.embeddedFirst, first, 'fresh DATA_DIR: database created, migrated, demo seeded') : { scenario: COLD_START_ROWS.embeddedFirst, note: 'not run (BENCH_QUICK)' },
+    opts.embedded ? row(COLD_START_ROWS.embeddedRestart, restart, 'the same DATA_DIR again') : { scenario: COLD_START_ROWS.embeddedRestart, note: 'not run (BENCH_QUICK)' },
     row(COLD_START_ROWS.bare, bare, 'node -e with an http server answering 200'),
   ];
   const p50 = rows[0]!.p50!;
@@ -91,7 +94,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { formatTable, formatTargets } = await import('./lib/report.ts');
   const bench = await openBenchDatabase();
   try {
-    const { rows, targets } = await runColdStart(bench.url, Number(process.env.BENCH_COLD_STARTS ?? 3));
+    const { rows, targets } = await runColdStart(bench.url, { runs: Number(process.env.BENCH_COLD_STARTS ?? 3), embedded: true });
     process.stdout.write(`${formatTable(rows)}\n\n${formatTargets(targets)}\n`);
   } finally {
     await bench.close();
