@@ -5,7 +5,7 @@
  * Knobs (env): DATABASE_URL (else a fresh cms_bench_<random> database, dropped afterwards), REDIS_URL
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
- * BENCH_SCHEMA_BUILDS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
+ * BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone).
  */
 import { randomBytes } from 'node:crypto';
@@ -26,6 +26,7 @@ import { UNCACHED_ROWS, runUncached } from './lib/uncached.ts';
 import { MIXED_ROWS, runMixed } from './lib/mixed.ts';
 import { IMAGE_ROWS, runImageBench } from './images.ts';
 import { int, ms, sleep } from './lib/stats.ts';
+import { COLD_START_ROWS, runColdStart } from './cold-start.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -40,6 +41,7 @@ const K = {
   whereIterations: num('BENCH_WHERE_ITERATIONS', 60, 5),
   webhookEvents: num('BENCH_WEBHOOK_EVENTS', 5000, 100),
   schemaBuilds: num('BENCH_SCHEMA_BUILDS', 7, 1),
+  coldStarts: num('BENCH_COLD_STARTS', 3, 1),
 };
 
 /** The five `where` cases of the filtering issue (names from bench/where.ts). */
@@ -83,6 +85,10 @@ export const SCENARIO_ROWS = [
   R.live,
   ...OPS_COST_ROWS,
   R.schema,
+  COLD_START_ROWS.postgres,
+  COLD_START_ROWS.embeddedFirst,
+  COLD_START_ROWS.embeddedRestart,
+  COLD_START_ROWS.bare,
   R.bare,
   R.select,
   R.yoga,
@@ -280,6 +286,11 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const schema = await schemaBuildTime(50, 20, K.schemaBuilds);
     rows.push({ scenario: R.schema, p50: schema.p50, p95: schema.p95, p99: schema.p99, note: `${schema.builds} builds; ${schema.source}` });
     targets.push({ name: 'schema build (50 collections × 20 fields) < 200 ms', measured: `p50 ${ms(schema.p50)} ms`, pass: schema.p50 < 200 });
+
+    // --- cold start to ready, with no other server of the run alive
+    const cold = await runColdStart(bench.url, { runs: K.coldStarts, embedded: !QUICK });
+    rows.push(...cold.rows);
+    targets.push(...cold.targets);
 
     // A database of its own when the harness owns the server: bench/where.ts then bulk-loads without
     // secondary indexes and rebuilds them once, which is far faster at a million rows.

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// `npx cms ...` from a checkout: the CLI is TypeScript run through tsx's loader (no build step, and
-// nothing relies on npm install scripts, which this environment does not run).
-import { register } from 'tsx/esm/api';
+// `npx cms ...`: the compiled CLI (dist/, `npm run build`; the image always has it) when it is
+// current, else the TypeScript through tsx's loader, so a checkout being edited never runs stale code.
+import { isCurrent } from '../scripts/build.mjs';
 
-register();
-await import('../src/cli/main.ts');
+if (isCurrent()) {
+  await import('../dist/cli/main.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}

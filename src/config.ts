@@ -273,3 +273,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   return { ...parsed.data, ...overrides };
 }
+
+/**
+ * What the API server alone requires on top of a valid environment. A production server (NODE_ENV=
+ * production or DATABASE_URL set) without AUTH_JWT_KEYS would sign end-user access tokens with a
+ * key of its own process: a token from one replica is refused by the next, and a restart signs
+ * everyone out. That is refused at start, naming the setting and how to make one.
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.AUTH_JWT_KEYS.length > 0 || (config.NODE_ENV !== 'production' && config.DATABASE_URL === undefined)) return;
+  const why = config.NODE_ENV === 'production' ? 'NODE_ENV=production' : 'DATABASE_URL is set';
+  throw new ConfigError(
+    'Invalid configuration (environment variables):\n' +
+      `  AUTH_JWT_KEYS must be set when ${why}: every replica and restart must sign and verify end-user tokens with the same key.\n` +
+      `  Make one: AUTH_JWT_KEYS=k1:$(node -e "console.log(require('crypto').randomBytes(48).toString('base64url'))")`,
+  );
+}

@@ -1,33 +1,19 @@
-import type { Server } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import { loadConfig, ConfigError, type Config } from './config.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { createServices } from './services.ts';
-import { openDatabase } from './db/client.ts';
-import { buildServer } from './http/server.ts';
-import { serveMetrics } from './http/metrics.ts';
-import { demoBanner, demoStartLine, seedDemo } from './seed/demo.ts';
-import { closeOnSignal, StartupError, waitForDatabase } from './process-lifecycle.ts';
-import { saveLocalGraphiqlHeaders } from './graphql/graphiql.ts';
-
-/** Where a developer on this machine reaches the server (PUBLIC_URL wins when set). */
-function baseUrl(config: Config, address: string): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
-  const port = new URL(address).port || String(config.PORT);
-  return `http://localhost:${port}`;
-}
-
 /**
- * How long responses carry `Connection: close` (and /readyz says 503) before the listener closes:
- * long enough for busy keep-alive clients to be told, short against the grace period.
+ * The API server's entry point. Configuration is checked and the ports are bound before any heavy
+ * module loads, so a bad setting or a port in use is reported in a second, in one line, and a load
+ * balancer sees a starting replica answer /readyz 503 instead of refusing connections. Then the
+ * application (src/serve.ts) loads and takes the bound ports over.
  */
-const settleMs = (graceMs: number) => Math.min(1000, Math.floor(graceMs / 4));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import nodeModule from 'node:module';
+import { checkServerConfig, ConfigError, loadConfig, type Config } from './config.ts';
+import { bindEarly, ListenError, type EarlyListener } from './http/early-listener.ts';
+import { StartupError } from './process-lifecycle.ts';
 
-async function main(): Promise<void> {
-  let config: Config;
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    const config = loadConfig();
+    checkServerConfig(config);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -35,68 +21,28 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.LOG_LEVEL, undefined, { buffered: true });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
-  if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
-  const services = await createServices(config, log, { database, authCache: true });
-  let app: FastifyInstance | undefined;
-  let metricsServer: Server | undefined;
-
-  closeOnSignal(log, 'server', {
-    graceMs: config.SHUTDOWN_GRACE_MS,
-    async drain() {
-      if (app) {
-        app.beginDrain();
-        await sleep(settleMs(config.SHUTDOWN_GRACE_MS));
-        // New connections are refused from here; requests already on their way are still answered.
-        const stopped = app.stopAccepting();
-        await sleep(100);
-        void stopped;
-      }
-      // Stop accepting and let in-flight requests finish, while the in-process webhook worker
-      // finishes the deliveries it is sending (it takes no new ones).
-      await Promise.all([app?.close(), services.webhooks.close()]);
-      await new Promise<void>((r) => (metricsServer ? metricsServer.close(() => r()) : r()));
-      await services.close();
-    },
-    force() {
-      app?.server.closeAllConnections();
-      metricsServer?.closeAllConnections();
-    },
-  });
-
-  const seed = config.SEED_DEMO ? await seedDemo(services) : null;
-  // Embedded dev install: GraphiQL opened on this machine starts with the demo headers (docs/graphql.md).
-  if (seed && !config.DATABASE_URL) await saveLocalGraphiqlHeaders(config.DATA_DIR, seed.project.uuid, seed.token);
-  app = await buildServer(services);
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  if (config.METRICS_PORT !== undefined) {
-    metricsServer = await serveMetrics(services, config.METRICS_PORT, config.HOST);
-    log.info({ port: config.METRICS_PORT }, 'metrics listening');
-  }
-  // Webhook delivery in this process unless a separate `npm run worker` does it.
-  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
-  const url = baseUrl(config, address);
-  log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
-  announce(log, url, seed);
 }
 
-/**
- * The first-start banner is for a person at a terminal. Anywhere else (a container log, a file, CI)
- * it is one structured line without the token: logs are read by more people than should hold a `*`
- * token, and a new one is one command away.
- */
-function announce(log: Logger, url: string, seed: Awaited<ReturnType<typeof seedDemo>>): void {
-  if (process.stderr.isTTY) {
-    process.stderr.write(seed ? `\n${demoBanner(seed, url)}\n\n` : `GraphiQL: ${url}/graphql\n`);
-  } else if (seed) {
-    log.info(demoStartLine(seed, url), 'demo project created');
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const api = await bindEarly(config.PORT, config.HOST, 'PORT');
+  let metrics: EarlyListener | undefined;
+  try {
+    if (config.METRICS_PORT !== undefined) metrics = await bindEarly(config.METRICS_PORT, config.HOST, 'METRICS_PORT');
+  } catch (err) {
+    api.server.close();
+    throw err;
   }
+  // Node 22.1+ keeps the compiled code of every module it loads in a disk cache (os.tmpdir(), or
+  // NODE_COMPILE_CACHE), so a restart skips most of what a cold start spends compiling modules.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  const { serve } = await import('./serve.ts');
+  await serve(config, { api, metrics });
 }
 
 main().catch((err) => {
-  // A start-up failure we could explain (database unreachable) needs no stack trace.
-  const detail = err instanceof StartupError ? err.message : err instanceof Error ? err.stack : String(err);
-  process.stderr.write(`Failed to start: ${detail}\n`);
+  // A start-up failure we could explain (port in use, database unreachable) needs no stack trace.
+  const explained = err instanceof StartupError || err instanceof ListenError;
+  process.stderr.write(`Failed to start: ${explained ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

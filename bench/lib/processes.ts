@@ -21,7 +21,7 @@ export function spawnChild(name: string, command: string, args: string[], env: R
   // spends nothing on a server that logs a line per request, on the same two cores it measures.
   const logFile = opts.logToFile || process.env.BENCH_CHILD_OUTPUT === 'file' ? join(tmpdir(), `bench-${name.replace(/\W+/g, '-')}-${process.pid}-${Date.now()}.log`) : undefined;
   const fd = logFile ? openSync(logFile, 'w') : undefined;
-  const proc = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', fd ?? 'pipe'], detached: true, cwd });
+  const proc = spawn(command, args, { env: { AUTH_JWT_KEYS: `bench:${'k'.repeat(40)}`, ...process.env, ...env }, stdio: ['ignore', 'pipe', fd ?? 'pipe'], detached: true, cwd });
   if (fd !== undefined) closeSync(fd);
   // The child's output is kept as raw chunks (the last 16 KiB or so) and split into lines only when
   // a failure asks for them: a server logging an access line per request writes tens of thousands

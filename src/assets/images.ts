@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpFactory from 'sharp';
 import type { Config } from '../config.ts';
 import { validationFailed } from '../errors.ts';
 
@@ -89,7 +89,16 @@ export function boundProblem(size: Dimensions, bounds: ImageBounds): string | nu
  * Decoder options for untrusted bytes: `limitInputPixels` refuses decompression bombs from their
  * header before any pixel is decoded; only the first frame of an animation is read.
  */
-const decoder = (input: Buffer, maxPixels: number) => sharp(input, { limitInputPixels: maxPixels, failOn: 'error' });
+// libvips loads on the first image, not at start: it is a large share of a cold start that most
+// requests never need. The render-thread bound is applied as it loads.
+let sharpModule: Promise<typeof SharpFactory> | undefined;
+let renderThreads: number | undefined;
+const loadSharp = (): Promise<typeof SharpFactory> =>
+  (sharpModule ??= import('sharp').then((m) => {
+    if (renderThreads !== undefined && m.default.concurrency() !== renderThreads) m.default.concurrency(renderThreads);
+    return m.default;
+  }));
+const decoder = async (input: Buffer, maxPixels: number) => (await loadSharp())(input, { limitInputPixels: maxPixels, failOn: 'error' });
 
 /**
  * Width and height as displayed (EXIF orientation applied), read from the header alone: nothing is
@@ -99,7 +108,7 @@ export async function readImageSize(input: Buffer, bounds: ImageBounds): Promise
   let size: Dimensions;
   try {
     // No pixel limit here: sharp would refuse a bomb with a message of its own; boundProblem names it.
-    const { width, height } = (await sharp(input, { limitInputPixels: false, failOn: 'error' }).metadata()).autoOrient;
+    const { width, height } = (await (await loadSharp())(input, { limitInputPixels: false, failOn: 'error' }).metadata()).autoOrient;
     if (!width || !height) throw new Error('no dimensions');
     size = { width, height };
   } catch {
@@ -122,7 +131,7 @@ export function thumbnailSize(source: Dimensions): Dimensions {
  * thrown as it is: the caller knows whether the bytes came from a client or from the store.
  */
 export async function renderImage(input: Buffer, size: Dimensions, format: RenderFormat, maxPixels: number): Promise<Buffer> {
-  const img = decoder(input, maxPixels).rotate().resize({ width: size.width, height: size.height, fit: 'fill' });
+  const img = (await decoder(input, maxPixels)).rotate().resize({ width: size.width, height: size.height, fit: 'fill' });
   if (format === 'webp') return img.webp({ quality: 80 }).toBuffer();
   if (format === 'avif') return img.avif({ quality: 50, effort: 4 }).toBuffer();
   if (format === 'jpeg') return img.jpeg({ quality: 82, mozjpeg: true }).toBuffer();
@@ -137,5 +146,6 @@ export async function renderImage(input: Buffer, size: Dimensions, format: Rende
  * (compression, file reads) that share those cores.
  */
 export function limitRenderThreads(threads: number): void {
-  if (sharp.concurrency() !== threads) sharp.concurrency(threads);
+  renderThreads = threads;
+  if (sharpModule) void sharpModule.then((sharp) => sharp.concurrency() !== threads && sharp.concurrency(threads));
 }

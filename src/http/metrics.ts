@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Queue } from 'bullmq';
@@ -66,8 +66,15 @@ function metricsAuthorized(services: EdgeServices, header: string | undefined): 
 
 /** METRICS_PORT: a bare listener answering GET /metrics only, on HOST. */
 export async function serveMetrics(services: EdgeServices, port: number, host: string): Promise<Server> {
+  const server = createServer(metricsHandler(services));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  return server;
+}
+
+/** The METRICS_PORT listener's requests: GET /metrics (with METRICS_TOKEN when set), 404 otherwise. */
+export function metricsHandler(services: EdgeServices): (req: IncomingMessage, res: ServerResponse) => void {
   const registry = metricsRegistryOf(services);
-  const server = createServer((req, res) => {
+  return (req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not found.' }));
       return;
@@ -86,9 +93,7 @@ export async function serveMetrics(services: EdgeServices, port: number, host: s
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
       () => res.writeHead(500).end(),
     );
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
-  return server;
+  };
 }
 
 interface Snapshot {

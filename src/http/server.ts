@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { EarlyListener } from './early-listener.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { authorize, type Ctx } from '../context.ts';
@@ -36,18 +37,24 @@ export function parseQuery(str: string): Record<string, unknown> {
 /** The GraphQL endpoint's path as requested (trailing slash allowed, as the router allows it). */
 const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
 
-export async function buildServer(services: EdgeServices): Promise<FastifyInstance> {
+/**
+ * `listener`: a port the process bound before loading this module (src/main.ts); the app takes its
+ * requests over instead of listening itself. Without one (tests, benches) the app makes its own server.
+ */
+export async function buildServer(services: EdgeServices, listener?: EarlyListener): Promise<FastifyInstance> {
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
   // Repeated cached published reads are answered before routing (src/http/cached-reads.ts); the
   // answerer needs the app's observers and drain state, so it is set once they exist.
   let early: EarlyAnswer | undefined;
+  let serve: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const app = Fastify({
     serverFactory: (handler, opts) => {
-      const server = createServer((req, res) => {
+      serve = (req: IncomingMessage, res: ServerResponse) => {
         if (early?.(req, res)) return;
         handler(req, res);
-      });
+      };
+      const server = listener ? listener.server : createServer(serve);
       // What Fastify sets on a server it makes itself.
       const { keepAliveTimeout, requestTimeout } = opts as { keepAliveTimeout?: number; requestTimeout?: number };
       server.keepAliveTimeout = keepAliveTimeout ?? 72_000;
@@ -114,6 +121,11 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
     varyOrigin: corsVariesByOrigin(services.config.CORS_ORIGINS),
     draining: () => app.draining,
   });
+  if (listener) {
+    // The bound port keeps answering "starting" until every route is in place.
+    await app.ready();
+    listener.handle(serve!);
+  }
   return app;
 }
 

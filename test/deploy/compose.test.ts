@@ -7,6 +7,7 @@ import { root } from '../cli/subprocess.ts';
 
 interface Service {
   image?: string;
+  stop_grace_period?: string;
   build?: unknown;
   command?: string[];
   ports?: unknown[];
@@ -35,14 +36,15 @@ describe('docker-compose.yml', () => {
     expect(worker).toBeDefined();
     expect(worker.profiles).toBeUndefined(); // not opt-in: without it no webhook would be delivered
     expect(worker.environment?.WORKER_IN_PROCESS).toBeUndefined(); // the worker entry point ignores it
-    expect(worker.command).toEqual(['node', '--import', 'tsx', 'src/worker/main.ts']);
-    expect(existsSync(`${root}/${worker.command![3]}`)).toBe(true);
+    // The image compiles src/ to dist/ (Dockerfile); node runs the compiled worker directly.
+    expect(worker.command).toEqual(['node', 'dist/worker/main.js']);
+    expect(existsSync(`${root}/${worker.command![1]!.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')}`)).toBe(true);
     for (const s of [app, worker]) expect(s.environment).toMatchObject({ DATABASE_URL: expect.stringMatching(/^postgresql:\/\//), REDIS_URL: expect.stringMatching(/^redis:\/\//) });
   });
 
   it('no API replica publishes a fixed host port: only the proxy does, so --scale app=N works', () => {
     expect(app.ports).toBeUndefined();
-    expect(app.expose).toEqual(['4000']);
+    expect(app.expose).toContain('4000');
     const publishing = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([name]) => name);
     expect(publishing).toEqual(['proxy']);
     const mount = proxy.volumes?.find((v) => v.endsWith(':/etc/caddy/Caddyfile:ro'));
@@ -55,6 +57,44 @@ describe('docker-compose.yml', () => {
   it('production does not seed a demo project (no `*` token in the logs)', () => {
     expect(app.environment?.SEED_DEMO).toBe('false');
     expect(worker.environment?.SEED_DEMO).toBe('false');
+  });
+
+  it('every replica and restart shares AUTH_JWT_KEYS, required from the environment (.env), never a key of its own', () => {
+    for (const s of [app, worker]) expect(s.environment?.AUTH_JWT_KEYS).toMatch(/^\$\{AUTH_JWT_KEYS:\?[^}]*AUTH_JWT_KEYS[^}]*\}$/);
+    expect(readFileSync(`${root}/.gitignore`, 'utf8').split('\n')).toContain('.env');
+    expect(readFileSync(`${root}/docker-compose.yml`, 'utf8')).toMatch(/AUTH_JWT_KEYS=k1:\$\(openssl rand -hex 32\)" >> \.env/);
+  });
+
+  it('PUBLIC_URL comes from the environment, with the local address as the default', () => {
+    expect(app.environment?.PUBLIC_URL).toBe('${PUBLIC_URL:-http://localhost:4000}');
+  });
+
+  it('Docker waits longer than the drain before SIGKILL (stop_grace_period > SHUTDOWN_GRACE_MS)', () => {
+    const seconds = (d: string | undefined) => {
+      const m = /^(\d+)(ms|s|m)$/.exec(d ?? '10s');
+      return m ? Number(m[1]) * ({ ms: 0.001, s: 1, m: 60 } as const)[m[2] as 'ms' | 's' | 'm'] : NaN;
+    };
+    for (const s of [app, worker]) {
+      const graceMs = Number(s.environment?.SHUTDOWN_GRACE_MS ?? 10_000);
+      expect(seconds(s.stop_grace_period) * 1000).toBeGreaterThan(graceMs);
+    }
+  });
+
+  it('metrics are served per replica on METRICS_PORT, on the compose network only, and the proxy does not forward /metrics', () => {
+    const port = app.environment?.METRICS_PORT;
+    expect(port).toMatch(/^\d+$/);
+    expect(app.expose).toContain(port);
+    expect(app.ports).toBeUndefined();
+    const caddyfile = readFileSync(`${root}/deploy/Caddyfile`, 'utf8');
+    expect(caddyfile).toMatch(/@metrics path \/metrics \/metrics\/\*\s+respond @metrics 404/);
+    expect(caddyfile).not.toContain(port);
+  });
+
+  it('the proxy takes a replica that refuses connections or answers 503 (draining, database lost) out of the rotation', () => {
+    const caddyfile = readFileSync(`${root}/deploy/Caddyfile`, 'utf8');
+    expect(caddyfile).toMatch(/unhealthy_status 503/);
+    expect(caddyfile).toMatch(/fail_duration \d+s/);
+    expect(caddyfile).toMatch(/lb_try_duration \d+s/);
   });
 
   describe("the worker's health check", () => {

@@ -53,12 +53,17 @@ describe('Node version: package.json engines, the Dockerfile and every dependenc
     expect(readFileSync(`${root}/README.md`, 'utf8')).toMatch(new RegExp(`Node\\.js ${major}\\b`));
   });
 
-  it('the runtime stage installs production dependencies only and runs an existing entry point', () => {
+  it('the runtime stage installs production dependencies only, compiles dist/ and runs node on it directly', () => {
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    const build = dockerfile.indexOf('RUN node scripts/build.mjs');
+    const cmdAt = dockerfile.search(/^CMD /m);
+    expect(build).toBeGreaterThan(dockerfile.indexOf('COPY . .'));
+    expect(build).toBeLessThan(cmdAt);
     const cmd = JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)![1]) as string[];
-    expect(cmd.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-    expect(existsSync(`${root}/${cmd[3]}`)).toBe(true);
-    // tsx loads the TypeScript at run time, so it must be a production dependency.
-    expect(JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).dependencies.tsx).toBeDefined();
+    // node is PID 1's child under `init`, with no npm or tsx between: SIGTERM reaches the server.
+    expect(cmd).toEqual(['node', 'dist/main.js']);
+    expect(existsSync(`${root}/src/main.ts`)).toBe(true);
+    // The compiler runs in the image, from production dependencies.
+    expect(JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).dependencies.esbuild).toBeDefined();
   });
 });

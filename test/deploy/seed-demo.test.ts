@@ -4,13 +4,14 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { createPrivateDatabase } from '../db/private-db.ts';
 import { root } from '../cli/subprocess.ts';
+import { TEST_JWT_KEYS } from '../helpers/pg.ts';
 
 /** Starts `src/main.ts` as the image does, waits until it listens, stops it; returns its stderr. */
 function startAndStop(env: Record<string, string>): Promise<string> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKER_IN_PROCESS: 'false', ...env },
+      env: { ...process.env, AUTH_JWT_KEYS: TEST_JWT_KEYS, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKER_IN_PROCESS: 'false', ...env },
     });
     let stderr = '';
     const timer = setTimeout(() => {

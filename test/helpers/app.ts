@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/client.ts';
 import { openPostgres } from '../../src/db/client.ts';
@@ -53,11 +56,15 @@ export async function startTestApp(opts: { embedded?: boolean; config?: Partial<
     dropDb = created.drop;
     database = openPostgres(created.url, 5);
   }
+  // Its own data directory (assets, GraphiQL's first-start headers), never the checkout's ./.data
+  // that `npm start` fills: a test must not read what a developer's server wrote.
+  const given = opts.config?.DATA_DIR ?? opts.env?.DATA_DIR;
+  const dataDir = given ?? (await mkdtemp(join(tmpdir(), 'cms-test-app-')));
   // AUTH_CACHE_MS=0: many tests write with plain Prisma/SQL in this process and read over HTTP at once;
   // the in-process authentication cache sees those writes only via NOTIFY. Its own tests switch it on.
   const config = loadConfig(
     { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', AUTH_CACHE_MS: '0', ...opts.env },
-    { DATABASE_URL: databaseUrl, ...opts.config },
+    { DATABASE_URL: databaseUrl, ...opts.config, DATA_DIR: dataDir },
   );
   const log = createLogger(config.LOG_LEVEL);
   const services = await createServices(config, log, { database, authCache: true });
@@ -103,6 +110,7 @@ export async function startTestApp(opts: { embedded?: boolean; config?: Partial<
       await app.close();
       await services.close();
       await dropDb?.();
+      if (given === undefined) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

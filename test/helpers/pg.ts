@@ -14,6 +14,9 @@ export function runId(): string {
 }
 export const templateDb = (): string => process.env.TEST_TEMPLATE_DB ?? `cms_tpl_${runId()}`;
 export const TEST_DB_PREFIX = 'cms_t_';
+/** A signing key for servers started with DATABASE_URL, which refuse to start without one. */
+export const TEST_JWT_KEYS = `test:${'k'.repeat(40)}`;
+
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export async function adminQuery(sql: string): Promise<void> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/client.ts';
 import { createProject } from '../../src/projects/operations.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
-import { createTestDatabase } from '../helpers/pg.ts';
+import { createTestDatabase, TEST_JWT_KEYS } from '../helpers/pg.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const GRACE_MS = 8000;
@@ -39,7 +39,7 @@ async function start(script: string, ready: RegExp, env: Record<string, string>)
   delete base.REDIS_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
-    env: { ...base, DATABASE_URL: db.url, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', SHUTDOWN_GRACE_MS: String(GRACE_MS), ...env },
+    env: { ...base, DATABASE_URL: db.url, AUTH_JWT_KEYS: TEST_JWT_KEYS, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', SHUTDOWN_GRACE_MS: String(GRACE_MS), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);

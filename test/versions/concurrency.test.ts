@@ -6,7 +6,7 @@ import { openPostgres } from '../../src/db/client.ts';
 import { createProject } from '../../src/projects/operations.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import { createCollection } from '../helpers/fixtures.ts';
-import { createTestDatabase } from '../helpers/pg.ts';
+import { createTestDatabase, TEST_JWT_KEYS } from '../helpers/pg.ts';
 
 /**
  * Publishes, reverts and draft edits of ONE entry arriving at once through TWO server processes that
@@ -147,6 +147,7 @@ async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    AUTH_JWT_KEYS: TEST_JWT_KEYS,
     PORT: String(port),
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',

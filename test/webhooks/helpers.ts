@@ -3,7 +3,7 @@ import { createServer as createNetServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { REDIS_URL } from '../helpers/pg.ts';
+import { REDIS_URL, TEST_JWT_KEYS } from '../helpers/pg.ts';
 import { createCollection } from '../helpers/fixtures.ts';
 import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
 import { emitContentEvents, type ContentEventInput } from '../../src/webhooks/outbox.ts';
@@ -238,6 +238,7 @@ export function childEnv(env: WebhookTestEnv, extra: Record<string, string> = {}
   const o = env.t.services.webhooks.options;
   return {
     DATABASE_URL: env.t.databaseUrl!,
+    AUTH_JWT_KEYS: TEST_JWT_KEYS,
     ...(env.t.services.config.REDIS_URL ? { REDIS_URL: env.t.services.config.REDIS_URL } : {}),
     MIGRATE_ON_START: 'false',
     SEED_DEMO: 'false',
