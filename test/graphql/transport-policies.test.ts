@@ -322,6 +322,7 @@ describe('one gate for every GraphQL transport', () => {
     describe(policy.name, () => {
       TRANSPORTS.forEach((transport, column) => {
         it(`on ${transport.name}`, async () => {
+          errorLog.mockClear();
           const c = await policy.make(`10.27.${row}.${column + 1}`);
           const res = await transport.send(t, c);
           const expected = policy.per?.[transport.name] ?? policy.expect;
