@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import { authorize, type Ctx } from '../context.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { admit } from '../edge/pipeline.ts';

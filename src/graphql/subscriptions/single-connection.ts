@@ -29,11 +29,6 @@ export interface StreamOptions {
   log: GraphQLLogger;
 }
 
-interface SerializedError {
-  message: string;
-  extensions?: Record<string, unknown>;
-}
-
 /** Answers a refused request as /graphql would: `{ errors: [...] }` with the worst error's status and headers. */
 function refusal(errors: readonly GraphQLError[]): SseResponse {
   const { status, headers } = refusalStatus(errors);
@@ -54,7 +49,7 @@ async function withDocumentSlot(request: Request): Promise<Request> {
   let body = text;
   try {
     const data = JSON.parse(text) as unknown;
-    if (data && typeof data === 'object' && !Array.isArray(data) && (data as SerializedError & { query?: unknown }).query == null) {
+    if (data && typeof data === 'object' && !Array.isArray(data) && (data as { query?: unknown }).query == null) {
       body = JSON.stringify({ ...data, query: '' });
     }
   } catch {
@@ -63,10 +58,12 @@ async function withDocumentSlot(request: Request): Promise<Request> {
   return new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
 }
 
-const opensStream = (request: Request) =>
-  request.method === 'PUT' ||
-  (request.method === 'GET' && request.headers.get('accept') === 'text/event-stream' && new URL(request.url).searchParams.has(TOKEN_QUERY_KEY)) ||
-  (request.method === 'GET' && request.headers.get('accept') === 'text/event-stream' && request.headers.has(TOKEN_HEADER_KEY));
+/** Reserving a stream (PUT) or opening a reserved one (GET with its token); any other request carries an operation. */
+function opensStream(request: Request): boolean {
+  if (request.method === 'PUT') return true;
+  if (request.method !== 'GET' || request.headers.get('accept') !== 'text/event-stream') return false;
+  return request.headers.has(TOKEN_HEADER_KEY) || new URL(request.url).searchParams.has(TOKEN_QUERY_KEY);
+}
 
 export function useGraphqlStream(opts: StreamOptions): Plugin {
   const serverContextOf = new WeakMap<Request, unknown>();
