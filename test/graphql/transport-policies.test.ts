@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from 'graphql-sse';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import { rateKeyOf } from '../../src/edge/pipeline.ts';
+import { answer, transports, type Case, type Headers } from './transports.ts';
 
 /**
  * Every GraphQL policy against every transport (issue 27, "One policy for every GraphQL transport"):
@@ -12,118 +12,10 @@ import { rateKeyOf } from '../../src/edge/pipeline.ts';
  * road it takes, and lets the same request through on all of them.
  */
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const RATE = 2000; // RATE_LIMIT_PER_MINUTE of this app; the address budget is a tenth of it
 const MAX_DEPTH = 4;
 const MAX_COMPLEXITY = 200;
 
-type Headers = Record<string, string>;
-
-interface Answer {
-  status: number;
-  code?: string;
-  cached: boolean;
-  text: string;
-}
-
-/** What one policy sends: headers and a document, as a query and as a subscription. */
-interface Case {
-  headers: Headers;
-  query: string;
-  subscription?: string;
-  /** The client address (each case its own, so address budgets do not mix). */
-  ip: string;
-  /** Headers of a caller who may run the document: the cached-answer lane is warmed with them. */
-  warm?: Headers;
-}
-
-interface Transport {
-  name: string;
-  send(t: TestApp, c: Case): Promise<Answer>;
-}
-
-let registrar: Headers; // a project that does not enforce: it registers APQ hashes for every case
-
-function answer(res: { statusCode: number; body: string; headers: Record<string, unknown> }): Answer {
-  let code: string | undefined;
-  try {
-    code = (JSON.parse(res.body) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code;
-  } catch {
-    code = undefined; // an event stream
-  }
-  if (code === undefined && /^event: next\ndata: /m.test(res.body)) {
-    const data = res.body.split('\n').find((l) => l.startsWith('data: {'));
-    code = data ? (JSON.parse(data.slice(6)) as { errors?: Array<{ extensions?: { code?: string } }> }).errors?.[0]?.extensions?.code : undefined;
-  }
-  return { status: res.statusCode, code, cached: res.headers['x-cache'] === 'HIT', text: res.body };
-}
-
-const inject = async (t: TestApp, c: Case, opts: { method: 'GET' | 'POST' | 'PUT'; url: string; headers: Headers; body?: unknown }) =>
-  answer(
-    await t.app.inject({
-      method: opts.method,
-      url: opts.url,
-      remoteAddress: c.ip,
-      headers: opts.body !== undefined ? { 'content-type': 'application/json', ...opts.headers } : opts.headers,
-      payload: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    }),
-  );
-
-const RESPONSE_JSON = { accept: 'application/graphql-response+json' };
-const STREAM = { accept: 'text/event-stream' };
-const hashOnly = (doc: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256(doc) } });
-const register = (t: TestApp, c: Case, doc: string, url = '/graphql') =>
-  inject(t, { ...c, ip: '10.255.255.254' }, { method: 'POST', url, headers: { ...registrar, ...RESPONSE_JSON }, body: { query: doc, extensions: hashOnly(doc) } });
-
-const TRANSPORTS: Transport[] = [
-  { name: 'POST /graphql', send: (t, c) => inject(t, c, { method: 'POST', url: '/graphql', headers: { ...c.headers, ...RESPONSE_JSON }, body: { query: c.query } }) },
-  { name: 'GET /graphql', send: (t, c) => inject(t, c, { method: 'GET', url: `/graphql?query=${encodeURIComponent(c.query)}`, headers: { ...c.headers, ...RESPONSE_JSON } }) },
-  { name: 'POST /graphql/stream', send: (t, c) => inject(t, c, { method: 'POST', url: '/graphql/stream', headers: { ...c.headers, ...STREAM }, body: { query: c.query } }) },
-  { name: 'GET /graphql/stream', send: (t, c) => inject(t, c, { method: 'GET', url: `/graphql/stream?query=${encodeURIComponent(c.query)}`, headers: { ...c.headers, ...STREAM } }) },
-  {
-    // graphql-sse's single-connection mode: reserve a stream, then send the operation on it.
-    name: 'subscription over /graphql/stream',
-    async send(t, c) {
-      const reserved = await inject(t, c, { method: 'PUT', url: '/graphql/stream', headers: c.headers });
-      if (reserved.status !== 201) return reserved;
-      const token = reserved.text;
-      return inject(t, c, {
-        method: 'POST',
-        url: '/graphql/stream',
-        headers: { ...c.headers, 'x-graphql-event-stream-token': token, accept: 'application/json' },
-        body: { query: c.subscription ?? c.query, extensions: { operationId: '1' } },
-      });
-    },
-  },
-  {
-    name: 'persisted query (APQ hash) on /graphql',
-    async send(t, c) {
-      await register(t, c, c.query);
-      return inject(t, c, { method: 'POST', url: '/graphql', headers: { ...c.headers, ...RESPONSE_JSON }, body: { extensions: hashOnly(c.query) } });
-    },
-  },
-  {
-    name: 'persisted query (APQ hash) on /graphql/stream',
-    async send(t, c) {
-      await register(t, c, c.query);
-      return inject(t, c, { method: 'GET', url: `/graphql/stream?extensions=${encodeURIComponent(JSON.stringify(hashOnly(c.query)))}`, headers: { ...c.headers, ...STREAM } });
-    },
-  },
-  {
-    // The early lane answers repeats before Yoga: warmed by a caller who may run the document, then
-    // asked by the case's caller.
-    name: 'cached answer',
-    async send(t, c) {
-      const request = (headers: Headers, ip = c.ip) =>
-        inject(t, { ...c, ip }, { method: 'POST', url: '/graphql', headers: { ...headers, ...RESPONSE_JSON }, body: { query: c.query } });
-      if (c.warm) {
-        await request(c.warm, '10.255.255.253');
-        expect((await request(c.warm, '10.255.255.253')).cached, 'the warmed answer is cached').toBe(true);
-      }
-      return request(c.headers);
-    },
-  },
-];
 
 interface Expected {
   status: number;
@@ -153,6 +45,8 @@ describe('one gate for every GraphQL transport', () => {
   const READ = '{ posts(perPage: 1) { data { uuid } } }';
   const SUBSCRIBE = 'subscription { postChanged { uuid } }';
   let errorLog: ReturnType<typeof vi.spyOn>;
+  let registrar: Headers; // a project that does not enforce: it registers the APQ hashes
+  const TRANSPORTS = transports(() => registrar);
 
   beforeAll(async () => {
     t = await startTestApp({
