@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { holds } from '../auth/abilities.ts';
 import type { Ctx } from '../context.ts';
 import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { trustedDocumentsEnforced } from '../persisted/operations.ts';
-import { knownReadKey, type GraphqlParams, type GraphqlReadCache } from './read-cache.ts';
+import { manifestScopeOf } from '../persisted/operations.ts';
+import { knownReadKey, type GraphqlReadCache } from './read-cache.ts';
+import { documentOf } from './trusted-documents.ts';
 
 /**
  * The media type Yoga's regular result processor would answer with, or null when it would not be
@@ -44,8 +45,15 @@ function jsonParam(value: unknown): unknown {
   }
 }
 
-/** The GraphQL-over-HTTP parameters of a single (unbatched) GET or JSON POST, or null. */
-function paramsOf(req: FastifyRequest, cache: GraphqlReadCache): GraphqlParams | null {
+interface RawParams {
+  query?: unknown;
+  operationName?: string | null;
+  variables?: unknown;
+  extensions?: unknown;
+}
+
+/** The GraphQL-over-HTTP parameters of a single (unbatched) GET or JSON POST, as sent, or null. */
+function paramsOf(req: FastifyRequest): RawParams | null {
   let raw: Record<string, unknown>;
   if (req.method === 'GET') {
     const q = req.query as Record<string, unknown>;
@@ -59,13 +67,7 @@ function paramsOf(req: FastifyRequest, cache: GraphqlReadCache): GraphqlParams |
     return null;
   }
   if (raw.operationName !== undefined && raw.operationName !== null && typeof raw.operationName !== 'string') return null;
-  let query = raw.query;
-  if (query === undefined) {
-    const hash = isRecord(raw.extensions) && isRecord(raw.extensions.persistedQuery) ? raw.extensions.persistedQuery.sha256Hash : undefined;
-    query = typeof hash === 'string' ? cache.documents.get(hash) : undefined;
-  }
-  if (typeof query !== 'string') return null;
-  return { query, operationName: raw.operationName as string | null | undefined, variables: raw.variables };
+  return { query: raw.query, operationName: raw.operationName as string | null | undefined, variables: raw.variables, extensions: raw.extensions };
 }
 
 export interface CachedAnswerOptions {
@@ -80,31 +82,44 @@ export interface CachedAnswerOptions {
  * per-request pipeline (fetch Request, envelop, parse cache, result processor) to send a string it
  * already had; here it costs what a cached REST read costs.
  *
- * As strict as the full path: the request is authenticated and charged by the same promise Yoga
- * would await (so a request handed on is never charged twice); only a token holding `read` is
- * answered, as the plugin that stored the answer requires; a project that enforces trusted documents
- * is left to Yoga; and the key is the one the plugin stores under (src/graphql/read-cache.ts: the
+ * As strict as the full path, because it takes the gate's steps in the gate's order
+ * (src/graphql/gate.ts): credentials and the token's budget by the same promise Yoga would await (so
+ * a request handed on is never charged twice); trusted documents and persisted queries by the same
+ * `documentOf` (a project that enforces its manifest is answered only for a manifest document); the
+ * document limits, because the key is the one the plugin stores under (src/graphql/read-cache.ts: the
  * generations of the collections the document reads, as the plugin resolved them for this very
  * request shape), so an answer is only ever one the full path produced for the same project scope,
- * document, operation name and variables, having passed every document limit. Misses, anonymous requests, batches, other media types and anything unusual fall through,
- * at the cost of a key lookup.
+ * document, operation name and variables, having passed every limit; and `read`, as the plugin that
+ * stored the answer requires. Misses, anonymous requests, batches, other media types and anything
+ * unusual fall through, at the cost of a key lookup.
  */
 export async function answerFromCache({ cache, authFor }: CachedAnswerOptions, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const { headers } = req;
   if (typeof headers['project-id'] !== 'string' || typeof headers.authorization !== 'string') return false;
   const mediaType = regularMediaType(headers.accept);
   if (!mediaType) return false;
-  const params = paramsOf(req, cache);
+  const params = paramsOf(req);
   if (!params) return false;
+  // The gate's steps (src/graphql/gate.ts), in its order, through the same functions. A refusal is
+  // left to Yoga, which meets it at the same step: the same settled promise, so no second charge.
   let ctx: Ctx;
   try {
-    ctx = await authFor(req);
+    ctx = await authFor(req); // credentials and the token's budget
   } catch {
-    return false; // Yoga answers the failure (the same settled promise: no second charge)
+    return false;
   }
+  let query: string | undefined;
+  try {
+    // Trusted documents, then persisted queries: hashes this lane has seen with their text.
+    query = await documentOf(manifestScopeOf(ctx), params, { get: (hash) => cache.documents.get(hash) });
+  } catch {
+    return false;
+  }
+  if (query === undefined) return false;
+  // Document limits: the key below is only ever one the full path stored, for the same project scope
+  // and document, after every limit passed. Abilities: `read`, as the plugin that stored it requires.
   if (ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, 'read')) return false;
-  if (await trustedDocumentsEnforced(ctx)) return false;
-  const key = knownReadKey(cache, ctx, params);
+  const key = knownReadKey(cache, ctx, { query, operationName: params.operationName, variables: params.variables });
   if (!key) return false;
   const answer = cache.answers.hitOnly(key);
   if (!answer) return false;

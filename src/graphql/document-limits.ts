@@ -119,7 +119,7 @@ export function checkDocumentSize(text: string, maxTokens: number): void {
   }
 }
 
-/** graphql-js' parser behind the size check, for code that parses request text itself (yoga.ts). */
+/** graphql-js' parser behind the size check, for code that parses request text itself. */
 export function boundedParse(source: string, maxTokens: number, options?: ParseOptions): DocumentNode {
   checkDocumentSize(source, maxTokens);
   return parse(source, { ...options, maxTokens });
@@ -233,7 +233,7 @@ export function useDocumentLimits(opts: DocumentLimitOptions): Plugin {
     onReject: [armorRejection('QUERY_TOO_MANY_DIRECTIVES', 'GRAPHQL_MAX_DIRECTIVES', opts.maxDirectives)],
   });
   return {
-    // Requests were size-checked already (yoga.ts); this keeps any other path through Yoga's parse
+    // Requests were size-checked already (gate.ts); this keeps any other path through Yoga's parse
     // bounded too. Errors are made by Yoga's GraphQLError (graphql may be loaded twice, ESM and CJS)
     // so that Yoga recognises them as the client's.
     onParse({ parseFn, setParseFn }) {

@@ -79,3 +79,34 @@ function withoutHttpInBody(result: ExecutionResult & { stringify?: (r: unknown) 
     });
   return Object.assign({ ...result }, { stringify });
 }
+
+/**
+ * The body's errors of a request refused before it ran, for transports that answer without Yoga's
+ * result processor (`/graphql/stream`): as `decide` words them (a request error without a class is
+ * `BAD_REQUEST`), without the internal `extensions.http`.
+ */
+export function clientErrors(errors: readonly GraphQLError[]): Array<Record<string, unknown>> {
+  return errors.map((e) => {
+    const json = (typeof (e as { toJSON?: unknown }).toJSON === 'function' ? e.toJSON() : e) as unknown as SerializedError & Record<string, unknown>;
+    const { http: _internal, ...extensions } = json.extensions ?? {};
+    return { ...json, extensions: { ...extensions, code: extensions.code ?? 'BAD_REQUEST' } };
+  });
+}
+
+/**
+ * The status and headers of such a refusal, as `/graphql` answers it under
+ * `application/graphql-response+json`: the worst error's status; 400 for a request error without one
+ * (syntax, validation, variables); 500 when something unexpected failed.
+ */
+export function refusalStatus(errors: readonly GraphQLError[]): { status: number; headers: Record<string, string> } {
+  let status = 0;
+  const headers: Record<string, string> = {};
+  for (const error of errors) {
+    const http = error.extensions?.http as Http | undefined;
+    Object.assign(headers, http?.headers);
+    const code = error.extensions?.code;
+    const own = http?.status ?? (code === 'INTERNAL_SERVER_ERROR' || error.extensions?.unexpected ? 500 : 400);
+    status = Math.max(status, own);
+  }
+  return { status: status || 400, headers };
+}

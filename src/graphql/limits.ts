@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
 import { validationFailed } from '../errors.ts';
 import { MAX_PAGE_SIZE } from '../content/list.ts';
 
@@ -95,25 +95,27 @@ export function useQueryLimits(opts: LimitOptions): Plugin {
     onValidate({ addValidationRule }) {
       if (!opts.introspection) addValidationRule(NoIntrospection);
     },
-    onExecute({ args, setResultAndStopExecution }) {
-      const cost = measureOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, (args.contextValue ?? {}) as object);
-      if (!cost) return;
-      if (cost.depth > opts.maxDepth) {
-        setResultAndStopExecution({
-          errors: [limitError('QUERY_TOO_DEEP', `The query is ${cost.depth} levels deep; the limit is ${opts.maxDepth}.`, cost.depth, opts.maxDepth)],
-        });
-      } else if (cost.complexity > opts.maxComplexity) {
-        setResultAndStopExecution({
-          errors: [
-            limitError(
-              'QUERY_TOO_COMPLEX',
-              `The query costs ${cost.complexity}; the limit is ${opts.maxComplexity}. Ask for fewer fields or smaller pages (perPage).`,
-              cost.complexity,
-              opts.maxComplexity,
-            ),
-          ],
-        });
-      }
-    },
+    // Subscriptions too: a refused subscription never reaches its subscribe resolver, on any transport.
+    onExecute: ({ args, setResultAndStopExecution }) => refuseCostly(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => refuseCostly(args, setResultAndStopExecution),
   };
+
+  function refuseCostly(args: ExecutionArgs, stop: (result: ExecutionResult) => void): void {
+    const cost = measureOperation(args.schema, args.document, args.operationName, args.variableValues ?? undefined, (args.contextValue ?? {}) as object);
+    if (!cost) return;
+    if (cost.depth > opts.maxDepth) {
+      stop({ errors: [limitError('QUERY_TOO_DEEP', `The query is ${cost.depth} levels deep; the limit is ${opts.maxDepth}.`, cost.depth, opts.maxDepth)] });
+    } else if (cost.complexity > opts.maxComplexity) {
+      stop({
+        errors: [
+          limitError(
+            'QUERY_TOO_COMPLEX',
+            `The query costs ${cost.complexity}; the limit is ${opts.maxComplexity}. Ask for fewer fields or smaller pages (perPage).`,
+            cost.complexity,
+            opts.maxComplexity,
+          ),
+        ],
+      });
+    }
+  }
 }

@@ -1,51 +1,68 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Plugin } from 'graphql-yoga';
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import type { Ctx } from '../context.ts';
-import { sha256Hex, trustedDocument, trustedDocumentsEnforced } from '../persisted/operations.ts';
+import { createGraphQLError } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { sha256Hex, trustedDocument, trustedDocumentsEnforced, type ManifestScope } from '../persisted/operations.ts';
 
-interface ServerContext {
-  req: FastifyRequest;
-  reply: FastifyReply;
+/** What the document step reads of a request's GraphQL parameters. */
+export interface DocumentParams {
+  query?: unknown;
+  extensions?: unknown;
 }
 
-const refused = (code: string, message: string, status: number) => ({ message, extensions: { code, http: { status } } });
+/** Where hashes of automatic persisted queries are looked up and registered (src/graphql/apq-store.ts). */
+export interface PersistedQueries {
+  get(hash: string): string | null | undefined | Promise<string | null | undefined>;
+  set?(hash: string, query: string): unknown;
+}
+
+const refusal = (message: string, code: string, status: number): GraphQLError =>
+  // spec: false, so the status holds under application/json too (src/graphql/http-statuses.ts).
+  createGraphQLError(message, { extensions: { code, http: { status, spec: false } } });
+
+const ONLY_TRUSTED = 'This project runs only its trusted documents: send a registered document or its sha256 hash.';
+
+/** The APQ shape: `extensions.persistedQuery { version: 1, sha256Hash }`. */
+export function persistedHashOf(extensions: unknown): string | undefined {
+  const pq = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
+  return pq && typeof pq === 'object' && pq.version === 1 && typeof pq.sha256Hash === 'string' ? pq.sha256Hash : undefined;
+}
 
 /**
- * Trusted documents (docs/graphql.md): for a project that enforces its manifest, a request runs only
- * a registered document, named by its hash (`extensions.persistedQuery.sha256Hash`, the APQ shape)
- * or sent as its exact text. Anything else is refused before parsing: an unknown hash with
- * PERSISTED_QUERY_NOT_FOUND (404), other text with TRUSTED_DOCUMENTS_ONLY (403). Projects that do
- * not enforce pass through untouched (automatic persisted queries then handle hashes). Must come
- * before the APQ plugin, so a refused text is never registered as a persisted query.
+ * The document a request runs, the trusted-documents step of the gate (src/graphql/gate.ts), the same
+ * for every transport and for the cached-answer lane:
+ * - a project that enforces its manifest (docs/graphql.md, "Trusted documents") runs only a
+ *   registered document, named by its hash (the APQ shape) or sent as its exact text. Anything else
+ *   is refused before parsing: an unknown hash with PERSISTED_QUERY_NOT_FOUND (404), other text, or
+ *   no document at all, with TRUSTED_DOCUMENTS_ONLY (403). `scope` is the project of the credentials,
+ *   or of the `project-id` header alone when there are none: the manifest binds every caller.
+ * - otherwise automatic persisted queries: a hash alone is looked up in `apq` (404 when unknown), a
+ *   text with its hash is checked (PERSISTED_QUERY_MISMATCH, 400) and registered.
+ * Returns the text to run, or undefined when the request names none (Yoga then answers that).
  */
-export function useTrustedDocuments(ctxFor: (request: Request, server: ServerContext) => Promise<Ctx>): Plugin<Record<string, unknown>, ServerContext> {
-  const ctxs = new WeakMap<Request, Ctx>();
-  const texts = new WeakMap<Request, string>();
-  const inner = usePersistedOperations({
-    allowArbitraryOperations: async (request) => {
-      const ctx = ctxs.get(request);
-      const text = texts.get(request);
-      return !!ctx && text !== undefined && (await trustedDocument(ctx, sha256Hex(text))) === text;
-    },
-    getPersistedOperation: (hash, request) => {
-      const ctx = ctxs.get(request);
-      return ctx ? trustedDocument(ctx, hash) : null;
-    },
-    customErrors: {
-      notFound: refused('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound: this project runs only its trusted documents, and none has this hash.', 404),
-      persistedQueryOnly: refused('TRUSTED_DOCUMENTS_ONLY', 'This project runs only its trusted documents: send a registered document or its sha256 hash.', 403),
-      keyNotFound: refused('TRUSTED_DOCUMENTS_ONLY', 'This project runs only its trusted documents: send a registered document or its sha256 hash.', 403),
-    },
-  });
-  return {
-    async onParams(payload) {
-      // Authentication failures are answered by the schema choice (src/graphql/yoga.ts), not here.
-      const ctx = await ctxFor(payload.request, payload.context).catch(() => null);
-      if (!ctx || ctx.actor.kind !== 'token' || !(await trustedDocumentsEnforced(ctx))) return;
-      ctxs.set(payload.request, ctx);
-      if (typeof payload.params.query === 'string') texts.set(payload.request, payload.params.query);
-      await inner.onParams?.(payload as unknown as Parameters<NonNullable<typeof inner.onParams>>[0]);
-    },
-  };
+export async function documentOf(scope: ManifestScope | null, params: DocumentParams, apq: PersistedQueries): Promise<string | undefined> {
+  const hash = persistedHashOf(params.extensions);
+  // GET requests of Apollo's PersistedQueryLink send `query=` beside the hash.
+  const text = typeof params.query === 'string' && (params.query !== '' || hash === undefined) ? params.query : undefined;
+  if (text !== undefined && hash !== undefined && sha256Hex(text) !== hash.toLowerCase()) {
+    throw refusal('PersistedQueryMismatch', 'PERSISTED_QUERY_MISMATCH', 400);
+  }
+  if (scope && (await trustedDocumentsEnforced(scope))) {
+    if (text !== undefined) {
+      if ((await trustedDocument(scope, sha256Hex(text))) !== text) throw refusal(ONLY_TRUSTED, 'TRUSTED_DOCUMENTS_ONLY', 403);
+      return text;
+    }
+    if (hash === undefined) throw refusal(ONLY_TRUSTED, 'TRUSTED_DOCUMENTS_ONLY', 403);
+    const registered = await trustedDocument(scope, hash);
+    if (registered === null) {
+      throw refusal('PersistedQueryNotFound: this project runs only its trusted documents, and none has this hash.', 'PERSISTED_QUERY_NOT_FOUND', 404);
+    }
+    return registered;
+  }
+  if (hash === undefined) return text;
+  if (text !== undefined) {
+    await apq.set?.(hash, text);
+    return text;
+  }
+  const known = await apq.get(hash);
+  if (known === null || known === undefined) throw refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 404);
+  return known;
 }

@@ -5,6 +5,7 @@ import { authorize, type Ctx } from '../context.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { lockProjectRow } from '../projects/operations.ts';
+import { isUuid } from '../uuid.ts';
 
 /**
  * Trusted documents (docs/graphql.md, "Trusted documents"): a project's manifest of the GraphQL
@@ -88,6 +89,7 @@ export async function replaceManifest(db: PrismaClient, projectId: number, input
     });
   });
   flags.delete(projectId);
+  epochs.set(projectId, (epochs.get(projectId) ?? 0) + 1);
   return readManifest(db, projectId);
 }
 
@@ -114,19 +116,59 @@ export const serializeManifest = (m: ManifestSummary) => ({
   documents: m.documents.map((d) => ({ hash: d.hash, created_at: d.createdAt.toISOString() })),
 });
 
+/** Whose manifest a request answers to: the project of its credentials, or of its `project-id` header alone. */
+export interface ManifestScope {
+  db: PrismaClient;
+  projectId: number;
+}
+
+export const manifestScopeOf = (ctx: Pick<Ctx, 'db' | 'project'>): ManifestScope => ({ db: ctx.db, projectId: ctx.project.id });
+
 /** Whether only the project's trusted documents may run (remembered for a few seconds per replica). */
-export async function trustedDocumentsEnforced(ctx: Ctx): Promise<boolean> {
-  const known = flags.get(ctx.project.id);
+export async function trustedDocumentsEnforced({ db, projectId }: ManifestScope): Promise<boolean> {
+  const known = flags.get(projectId);
   if (known) return known.enforced;
-  const row = await ctx.db.trustedDocumentManifest.findUnique({ where: { projectId: ctx.project.id }, select: { enforced: true } });
+  const row = await db.trustedDocumentManifest.findUnique({ where: { projectId }, select: { enforced: true } });
   const enforced = row?.enforced ?? false;
-  flags.set(ctx.project.id, { enforced });
+  flags.set(projectId, { enforced });
   return enforced;
 }
 
+/**
+ * Manifest texts as the request path reads them, by hash, remembered like the flag (a cached GraphQL
+ * answer of an enforcing project is then sent without a statement). A manifest replaced on this
+ * replica is forgotten at once (its epoch moves), on the others within FLAG_TTL_MS.
+ */
+const texts = new LRUCache<string, { text: string | null }>({ max: 20_000, ttl: FLAG_TTL_MS });
+const epochs = new Map<number, number>();
+
 /** The text of one of the project's trusted documents, by its sha256 hex, or null. */
-export async function trustedDocument(ctx: Ctx, hash: string): Promise<string | null> {
+export async function trustedDocument({ db, projectId }: ManifestScope, hash: string): Promise<string | null> {
   if (!/^[0-9a-f]{64}$/i.test(hash)) return null;
-  const row = await ctx.db.trustedDocument.findUnique({ where: { projectId_hash: { projectId: ctx.project.id, hash: hash.toLowerCase() } }, select: { document: true } });
+  const lower = hash.toLowerCase();
+  const key = `${projectId}|${epochs.get(projectId) ?? 0}|${lower}`;
+  const known = texts.get(key);
+  if (known) return known.text;
+  const row = await db.trustedDocument.findUnique({ where: { projectId_hash: { projectId, hash: lower } }, select: { document: true } });
+  texts.set(key, { text: row?.document ?? null });
   return row?.document ?? null;
+}
+
+/** uuid → id of the projects `manifestScopeByUuid` found (a project's id never changes). */
+const projectIds = new LRUCache<string, number>({ max: 10_000 });
+
+/**
+ * The manifest scope of the project a `project-id` header names, for a request whose credentials did
+ * not authenticate (its manifest applies to every caller, token or not); null for an unknown project.
+ */
+export async function manifestScopeByUuid(db: PrismaClient, projectUuid: string): Promise<ManifestScope | null> {
+  if (!isUuid(projectUuid)) return null;
+  const uuid = projectUuid.toLowerCase();
+  let projectId = projectIds.get(uuid);
+  if (projectId === undefined) {
+    const row = await db.project.findUnique({ where: { uuid }, select: { id: true } });
+    if (!row) return null;
+    projectIds.set(uuid, (projectId = row.id));
+  }
+  return { db, projectId };
 }

@@ -143,7 +143,7 @@ describe('GraphQL cached-answer fast path', () => {
     expect(unknown.body.errors?.[0]?.message).toMatch(/PersistedQueryNotFound/);
   });
 
-  it('leaves a project that enforces trusted documents to the full path', async () => {
+  it('answers a project that enforces trusted documents only for its manifest documents, by text or hash', async () => {
     const other = '{ posts(perPage: 4) { data { uuid } } }';
     const trusted = '{ posts(perPage: 6) { data { uuid } } }';
     expect((await post({ query: other })).status).toBe(200);
@@ -153,9 +153,17 @@ describe('GraphQL cached-answer fast path', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0].extensions.code).toBe('TRUSTED_DOCUMENTS_ONLY');
     expect((await post({ query: trusted })).status).toBe(200);
+    // The lane takes the gate's trusted-documents step: a manifest document is answered from the cache,
+    // by its text or its hash, and a text outside the manifest is still refused though its answer is cached.
     const trustedAgain = await post({ query: trusted });
     expect(trustedAgain.status).toBe(200);
-    expect(trustedAgain.headers['x-cache']).toBeUndefined();
+    expect(trustedAgain.headers['x-cache']).toBe('HIT');
+    const byHash = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(trusted) } } });
+    expect(byHash.headers['x-cache']).toBe('HIT');
+    expect(byHash.text).toBe(trustedAgain.text);
+    const refusedAgain = await post({ query: other });
+    expect(refusedAgain.status).toBe(403);
+    expect(refusedAgain.headers['x-cache']).toBeUndefined();
     expect((await api('PUT', '/api/project/trusted-documents', { documents: [trusted], enforced: false })).status).toBe(200);
   });
 

@@ -115,10 +115,9 @@ describe('GraphQL over SSE, single-connection mode (/graphql/stream)', () => {
     const a = collect(c, q, 1);
     const b = collect(c, q, 1);
     await until(() => t.services.live.size >= 2);
-    // Refused (the hub's LIVE_MAX_PER_TOKEN), though the plugin reports a refused operation as a bare
-    // 400 rather than the RATE_LIMITED error the distinct mode answers (docs/graphql.md says so).
+    // Refused (the hub's LIVE_MAX_PER_TOKEN) with the status /graphql answers: 429, RATE_LIMITED.
     const third = collect(c, q, 1);
-    await expect(third.done).rejects.toThrow(/400/);
+    await expect(third.done).rejects.toThrow(/429/);
     expect(t.services.live.size).toBe(2);
     a.stop();
     b.stop();
