@@ -8,6 +8,7 @@ import { admit, afterWrite } from '../edge/pipeline.ts';
 import { requestInputError } from '../edge/input-guard.ts';
 import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
 import { admitEndUser } from '../edge/enduser.ts';
+import { localFirstStartHeaders } from '../edge/local-headers.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -131,6 +132,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         reply,
         readCache: services.readCache,
         knownReads: services.knownRestReads,
+        localHeaders: () => localFirstStartHeaders(services.config, req),
         admit: () => admit(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket),
       };
       let result;
