@@ -76,7 +76,7 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   registerResponseHeaders(app, services, () => app.draining);
   const observe = combineObservers([accessLog(services.log), registerMetrics(app, services)]);
   registerResponseObservers(app, observe);
-  await registerCors(app, services.config.CORS_ORIGINS);
+  await registerCors(app, services.config.CORS_ORIGINS, services.config.CORS_ALLOW_HEADERS);
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
 
