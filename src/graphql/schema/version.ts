@@ -69,7 +69,7 @@ const DiffType = builder.objectRef<VersionDiff>('VersionDiff').implement({
 });
 
 export const EntryVersionType = builder.objectRef<VersionRecord>('EntryVersion').implement({
-  description: 'An immutable published snapshot of one entry in one locale (spec §2.2, §2.3).',
+  description: 'An immutable published snapshot of one entry in one locale: its content never changes, only its label and description.',
   fields: (t) => ({
     uuid: t.id({ resolve: (v) => v.row.uuid }),
     versionNumber: t.int({ resolve: (v) => v.row.versionNumber }),
