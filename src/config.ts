@@ -71,6 +71,18 @@ const optionalText = () =>
  * CORS_ORIGINS: empty = no cross-origin access, `*` = any origin (never with credentials), else a
  * comma-separated list of exact origins (`https://app.example.com`), each allowed with credentials.
  */
+/**
+ * CORS_ALLOW_HEADERS: request headers a cross-origin browser may send beside the API's own (src/http/cors.ts),
+ * comma-separated; by default the tracing headers browser SDKs add (W3C Trace Context, W3C Baggage, Sentry).
+ */
+const headerNames = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? 'traceparent,tracestate,baggage,sentry-trace').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+  .refine((list) => list.every((h) => /^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(h) && h !== '*'), {
+    message: 'must be a comma-separated list of header names such as traceparent,baggage (no *)',
+  });
+
 const origins = z
   .string()
   .optional()
@@ -187,6 +199,7 @@ const envSchema = z
     .optional()
     .transform((v) => (v === undefined || v === '' ? undefined : v)),
   CORS_ORIGINS: origins,
+  CORS_ALLOW_HEADERS: headerNames,
   COMPRESSION_MIN_BYTES: int(1024, 1, 100 * 1_048_576),
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_MAX_ALIASES: int(30, 0, 10_000),

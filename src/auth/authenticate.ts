@@ -13,6 +13,25 @@ export interface AuthHeaders {
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
 
 /**
+ * Why a request is unauthenticated, in words that say what to do. Each starts with the class's old
+ * one-word message, so clients matching on it keep working. A token of another project reads as
+ * unknown here: this project has no such token.
+ */
+export const AUTH_MESSAGES = {
+  missing: 'Unauthenticated. The Authorization header is missing: send `Authorization: Bearer <token>` with an API token of this project.',
+  malformed: 'Unauthenticated. The Authorization header must be `Bearer <token>` (the word Bearer, a space, then the token).',
+  unknown: 'Unauthenticated. The token is not a token of this project (mistyped, deleted, or issued for another project).',
+  revoked: 'Unauthenticated. The token has been revoked: issue a new one (`cms token create`).',
+} as const;
+
+function tokenProblem(auth: string | undefined, match: RegExpExecArray | null, row: AuthRow): string {
+  if (!auth) return AUTH_MESSAGES.missing;
+  if (!match) return AUTH_MESSAGES.malformed;
+  if (row.token_id !== null && row.token_project_id === row.id && row.revoked_at) return AUTH_MESSAGES.revoked;
+  return AUTH_MESSAGES.unknown;
+}
+
+/**
  * Spec §5: the project header is checked first (400 when missing or unknown), then the bearer
  * token (401 when missing, unknown, revoked or issued for another project). Abilities are checked
  * later by each operation (403).
@@ -33,9 +52,9 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
     // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
     row = cache && tokenHash ? await cache.read(cacheKey, load, succeeded) : await load();
     if (!row) throw badRequest('Project not found.');
-    if (!match || !succeeded(row)) throw unauthenticated();
+    if (!match || !succeeded(row)) throw unauthenticated(tokenProblem(auth, match, row));
   }
-  if (row.token_id === null) throw unauthenticated();
+  if (row.token_id === null) throw unauthenticated(AUTH_MESSAGES.unknown);
   return contextOf(services, row, row.token_id, requestId);
 }
 

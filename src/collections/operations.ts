@@ -27,7 +27,7 @@ const slugSchema = z
   .min(1, 'The slug is required.')
   .max(60)
   .regex(KEBAB_RE, 'The slug may only contain lowercase letters, digits and single dashes (e.g. "blog-posts").')
-  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), { message: 'This slug is reserved; choose another.' });
+  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), { message: `This slug is reserved (it would shadow a fixed route); choose another. Reserved: ${RESERVED_SLUGS.join(', ')}.` });
 const nameSchema = z.string({ error: 'The name is required.' }).trim().min(1, 'The name is required.').max(60);
 
 const createInput = z.object({

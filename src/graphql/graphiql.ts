@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import ipaddr from 'ipaddr.js';
-import { z } from 'zod';
+import { localFirstStartHeaders, type LocalHeadersSettings } from '../edge/local-headers.ts';
 
 /**
  * GraphiQL served entirely by this server. Yoga's default page pulls its code from unpkg, so with no
@@ -120,77 +117,13 @@ export async function renderGraphiqlPage(options: GraphiQLOptions): Promise<stri
 }
 
 // ---------------------------------------------------------------------------------------------
-// The first start's headers, for the developer on this machine only.
+// The first start's headers: the rule lives in src/edge/local-headers.ts, shared with /api/docs.
 
-/** Written next to the embedded database at first start; see docs/graphql.md ("GraphiQL"). */
-export const LOCAL_HEADERS_FILE = 'graphiql-headers.json';
-
-const localHeadersSchema = z.object({
-  'project-id': z.guid(),
-  Authorization: z.string().regex(/^Bearer \S+$/),
-});
-type LocalHeaders = z.infer<typeof localHeadersSchema>;
+export { LOCAL_HEADERS_FILE, saveLocalHeaders as saveLocalGraphiqlHeaders } from '../edge/local-headers.ts';
 
 const PLACEHOLDER_HEADERS = { 'project-id': '<project uuid>', Authorization: 'Bearer <token>' };
 
-/**
- * First start of an embedded (PGlite) install: keeps the demo headers the banner printed, readable by
- * this user only (0600), so GraphiQL opened from this machine starts with them. The directory already
- * holds the whole database, so the file exposes nothing its reader could not read anyway.
- */
-export async function saveLocalGraphiqlHeaders(dataDir: string, projectUuid: string, token: string): Promise<void> {
-  const headers: LocalHeaders = { 'project-id': projectUuid, Authorization: `Bearer ${token}` };
-  const file = path.join(dataDir, LOCAL_HEADERS_FILE);
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(file, `${JSON.stringify(headers, null, 2)}\n`, { mode: 0o600 });
-  await chmod(file, 0o600); // `mode` applies only when the file is created
-}
-
-async function readLocalHeaders(dataDir: string): Promise<LocalHeaders | undefined> {
-  try {
-    const parsed = localHeadersSchema.safeParse(JSON.parse(await readFile(path.join(dataDir, LOCAL_HEADERS_FILE), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined; // no file (PostgreSQL install, demo seed off, deleted) or unreadable: placeholders
-  }
-}
-
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address || !ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'loopback';
-}
-
-/**
- * A browser on this machine opening the page itself. Each condition closes a way for someone else to
- * get the page: a peer on the network (socket address), a reverse proxy on this host (forwarding
- * headers), a DNS-rebound name pointing at 127.0.0.1 (Host), a script on another site reading the
- * page through CORS (Origin, Sec-Fetch-Site).
- */
-export function isLocalBrowserRequest(req: FastifyRequest): boolean {
-  if (!isLoopbackAddress(req.socket.remoteAddress)) return false;
-  const h = req.headers;
-  if (h.forwarded !== undefined || h['x-forwarded-for'] !== undefined || h['x-forwarded-host'] !== undefined || h['x-real-ip'] !== undefined) return false;
-  const host = h.host ?? '';
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  if (!LOOPBACK_HOSTNAMES.has(hostname)) return false;
-  if (h.origin !== undefined && h.origin !== `http://${host}`) return false;
-  const site = h['sec-fetch-site'];
-  return site === undefined || site === 'none' || site === 'same-origin';
-}
-
-export interface GraphiqlSettings {
-  /** Where an embedded install keeps its data (and the first start's headers). */
-  DATA_DIR: string;
-  /** Set = PostgreSQL install: the first start's headers are never offered. */
-  DATABASE_URL?: string;
-}
+export type GraphiqlSettings = LocalHeadersSettings;
 
 /**
  * Yoga's `graphiql` option: the project's example query, and the headers every tab starts with. Those
@@ -199,7 +132,7 @@ export interface GraphiqlSettings {
  */
 export function graphiqlOptions(settings: GraphiqlSettings, defaultQuery: string) {
   return async (_request: Request, server: { req: FastifyRequest; reply: FastifyReply }): Promise<GraphiQLOptions> => {
-    const local = settings.DATABASE_URL === undefined && isLocalBrowserRequest(server.req) ? await readLocalHeaders(settings.DATA_DIR) : undefined;
+    const local = await localFirstStartHeaders(settings, server.req);
     // Never kept by any cache: the page may carry a token, and it costs nothing to render.
     void server.reply.header('Cache-Control', 'no-store');
     const headers = JSON.stringify(local ?? PLACEHOLDER_HEADERS, null, 2);

@@ -126,7 +126,8 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
 
   app.route({
     url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
+    // No OPTIONS: preflights are answered as on every REST path (src/http/cors.ts).
+    method: ['GET', 'POST'],
     handler: async (req, reply) => {
       if (readCache && (await answerFromCache({ cache: readCache, authFor: authOf }, req, reply))) return reply;
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });

@@ -9,6 +9,7 @@ import { admit, afterWrite, drawAddressBudget, type RequestCredentials } from '.
 import { requestInputError } from '../edge/input-guard.ts';
 import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
 import { admitEndUser } from '../edge/enduser.ts';
+import { localFirstStartHeaders } from '../edge/local-headers.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
 import { mountGraphql } from '../graphql/yoga.ts';
@@ -82,7 +83,7 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   registerResponseHeaders(app, services, () => app.draining);
   const observe = combineObservers([accessLog(services.log), registerMetrics(app, services)]);
   registerResponseObservers(app, observe);
-  await registerCors(app, services.config.CORS_ORIGINS);
+  await registerCors(app, services.config.CORS_ORIGINS, services.config.CORS_ALLOW_HEADERS);
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
 
@@ -156,6 +157,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         reply,
         readCache: services.readCache,
         knownReads: services.knownRestReads,
+        localHeaders: () => localFirstStartHeaders(services.config, req),
         admit: () => admitRest(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket),
       };
       let result;

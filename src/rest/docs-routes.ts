@@ -1,7 +1,8 @@
 import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import { buildOpenApi } from './openapi.ts';
-import { rendererUrl } from './docs-assets.ts';
+import { docsScriptUrls } from './docs-assets.ts';
+import type { LocalHeaders } from '../edge/local-headers.ts';
 import { LRUCache } from 'lru-cache';
 import type { Ctx } from '../context.ts';
 import { listCollections } from '../collections/operations.ts';
@@ -11,7 +12,9 @@ import { projectOpenApi } from './openapi/project.ts';
 /**
  * The API's own documentation, public (no project, no token): the OpenAPI document and a reference
  * page that renders it with Scalar. Everything the page loads comes from this server (the renderer
- * from /static/, see docs-assets.ts), so it works with no internet access.
+ * from /static/, see docs-assets.ts), so it works with no internet access. The page starts with the
+ * first start's headers under the same rule as GraphiQL (src/edge/local-headers.ts), and shows the
+ * project's typed document once headers are given.
  */
 
 let cached: Record<string, unknown> | undefined;
@@ -34,24 +37,54 @@ async function projectDocument(ctx: Ctx, base: Record<string, unknown>): Promise
  * reports any request that leaves the machine):
  * - `withDefaultFonts: false`: it would fetch Inter and JetBrains Mono from fonts.scalar.com;
  * - `agent.disabled`: its AI agent panel asks api.scalar.com (through proxy.scalar.com) at load;
- * - `hideClientButton`: a link that opens the document on client.scalar.com.
+ * - `hideClientButton`: a link that opens the document on client.scalar.com;
+ * - `showDeveloperTools: 'never'`: on localhost its toolbar offers "Upload Document" and "Deploy on
+ *   Scalar", which send the document to Scalar's servers;
+ * - `telemetry: false`.
  * No `proxyUrl`: "Test request" calls this same origin directly, never through Scalar's proxy.
  */
-const SCALAR_CONFIGURATION = { withDefaultFonts: false, agent: { disabled: true }, hideClientButton: true };
+const SCALAR_CONFIGURATION = {
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  telemetry: false,
+};
 
-const escapeAttribute = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const page = (renderer: string) => `<!doctype html>
+/** JSON inside a <script> element: only `</` and `<!--` can break out, so those `<` become `\u003c`. */
+const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/<(?=[/!])/g, '\\u003c');
+
+/** The headers the boot script starts with: the first start's (local browser only) or none. */
+const startHeaders = (local: LocalHeaders | undefined) =>
+  local ? { projectId: local['project-id'], token: local.Authorization.replace(/^Bearer /, '') } : null;
+
+const page = (scripts: { boot: string; renderer: string }, local: LocalHeaders | undefined) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Content gateway REST API</title>
+  <style>
+    #project-headers { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; font: 14px system-ui, sans-serif; border-bottom: 1px solid #ddd; background: #fafafa; }
+    #project-headers label { display: flex; gap: .4rem; align-items: center; }
+    #project-headers input { font: 13px ui-monospace, monospace; padding: .25rem .4rem; width: 22rem; max-width: 60vw; }
+    #project-headers-status.failed { color: #b00020; }
+  </style>
 </head>
 <body>
-  <noscript>This page renders /api/openapi.json with Scalar: it needs JavaScript.</noscript>
-  <script id="api-reference" data-url="/api/openapi.json" data-configuration="${escapeAttribute(JSON.stringify(SCALAR_CONFIGURATION))}"></script>
-  <script src="${renderer}"></script>
+  <noscript>This page renders ${escapeHtml('/api/openapi.json')} with Scalar: it needs JavaScript.</noscript>
+  <form id="project-headers" autocomplete="off">
+    <label>project-id <input name="project-id" placeholder="project uuid" spellcheck="false"></label>
+    <label>API token <input name="token" type="password" placeholder="token (without Bearer)" spellcheck="false"></label>
+    <button type="submit">Show this project's reference</button>
+    <span id="project-headers-status" role="status"></span>
+  </form>
+  <div id="reference"></div>
+  <script type="application/json" id="api-reference-config">${jsonForScript({ documentUrl: '/api/openapi.json', scalar: SCALAR_CONFIGURATION, headers: startHeaders(local) })}</script>
+  <script src="${scripts.boot}"></script>
+  <script src="${scripts.renderer}"></script>
 </body>
 </html>
 `;
@@ -89,10 +122,11 @@ export const docsRoutes = (routes: () => RouteDef[]): RouteDef[] =>
     summary: 'A browsable reference of this API (HTML page; everything it loads is served here)',
     tags: ['docs'],
     handler: async () => ({ status: 404 }),
-    publicHandler: async ({ reply }) => {
+    publicHandler: async ({ reply, localHeaders }) => {
       void reply.type('text/html; charset=utf-8');
-      // Revalidated on each visit: after an upgrade it must name the new renderer file.
-      return { body: page(await rendererUrl()), headers: { 'Cache-Control': 'no-cache' } };
+      // Never kept by any cache: the page may carry the first start's token, and it names the current
+      // renderer file (a new one after an upgrade).
+      return { body: page(await docsScriptUrls(), await localHeaders?.()), headers: { 'Cache-Control': 'no-store' } };
     },
   },
   ]);

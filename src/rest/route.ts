@@ -5,6 +5,7 @@ import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache.ts';
 import type { KnownRestReads } from '../edge/known-reads.ts';
+import type { LocalHeaders } from '../edge/local-headers.ts';
 import type { RouteResponse } from './openapi/components.ts';
 import type { EndUserCtx } from '../users/context.ts';
 
@@ -21,6 +22,8 @@ export interface RestInput {
   reply: FastifyReply;
   /** Authenticates the request (project-id + bearer) for public routes that answer more to a signed-in caller. */
   admit?: () => Promise<Ctx>;
+  /** The first start's headers when this request may have them (src/edge/local-headers.ts), for the pages that offer them. */
+  localHeaders?: () => Promise<LocalHeaders | undefined>;
   /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
   readCache?: ReadCache;
   /** Where published reads note their URLs for the early answer (src/http/cached-reads.ts); with `readCache`. */

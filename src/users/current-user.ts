@@ -13,6 +13,14 @@ const parseBearer = (header: string | undefined): string | undefined => (header 
 
 export const bearerOf = parseBearer;
 
+/** Why an end-user request is unauthenticated, each saying what to do (the old message first). */
+const ENDUSER_MESSAGES = {
+  missing: 'Unauthenticated. Send `Authorization: Bearer <access token>` (the access_token of POST /api/auth/login); the header is missing or not in that form.',
+  access: 'Unauthenticated. The access token is invalid or expired: get a new one with POST /api/auth/refresh, or sign in again.',
+  session: 'Unauthenticated. The session of this access token has ended (signed out, revoked or expired): sign in again.',
+  apiKey: 'Unauthenticated. The API key is unknown, revoked or expired, or its user is disabled.',
+} as const;
+
 /**
  * The end user behind the request's bearer: an access token whose session is live, or (where the
  * route allows it) a `uak_` API key that is neither revoked nor expired. Either way the user must
@@ -23,22 +31,22 @@ export const bearerOf = parseBearer;
 export async function requireUser(ctx: EndUserCtx, opts: { allowApiKey?: boolean } = {}): Promise<CurrentUser> {
   await ctx.limiter.draw('user', { address: ctx.ip });
   const bearer = ctx.bearer;
-  if (!bearer) throw unauthenticated();
+  if (!bearer) throw unauthenticated(ENDUSER_MESSAGES.missing);
   if (bearer.startsWith(API_KEY_PREFIX)) {
     if (!opts.allowApiKey) throw unauthenticated('This route needs an access token, not an API key.');
     const key = await ctx.db.userApiKey.findUnique({ where: { keyHash: sha256(bearer) }, include: { user: true } });
     const now = new Date();
-    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now) || key.user.projectId !== ctx.project.id || key.user.disabledAt) throw unauthenticated();
+    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now) || key.user.projectId !== ctx.project.id || key.user.disabledAt) throw unauthenticated(ENDUSER_MESSAGES.apiKey);
     await ctx.db.userApiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
     const { user, ...apiKey } = key;
     return { user, session: null, apiKey: { ...apiKey, lastUsedAt: now } };
   }
   const claims = await verifyAccessToken(usersRuntime(ctx.services).keys, bearer, ctx.project.uuid);
-  if (!claims) throw unauthenticated();
+  if (!claims) throw unauthenticated(ENDUSER_MESSAGES.access);
   const session = await ctx.db.userSession.findUnique({ where: { uuid: claims.sessionUuid }, include: { user: true } });
-  if (!session || session.revokedAt || session.expiresAt <= new Date()) throw unauthenticated();
+  if (!session || session.revokedAt || session.expiresAt <= new Date()) throw unauthenticated(ENDUSER_MESSAGES.session);
   const { user, ...rest } = session;
-  if (user.uuid !== claims.userUuid || user.projectId !== ctx.project.id || user.disabledAt) throw unauthenticated();
+  if (user.uuid !== claims.userUuid || user.projectId !== ctx.project.id || user.disabledAt) throw unauthenticated(ENDUSER_MESSAGES.session);
   return { user, session: rest, apiKey: null };
 }
 

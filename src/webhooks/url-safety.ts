@@ -90,6 +90,11 @@ export type UrlProblem =
   | { kind: 'unresolvable'; message: string }
   | { kind: 'blocked'; message: string };
 
+/** What to do about each refusal: the settings that lift them are named (docs/webhooks.md). */
+export const HTTP_REFUSED = 'The url must use HTTPS. Plain http:// URLs are accepted only when the server sets WEBHOOK_ALLOW_HTTP=true (for development).';
+export const PRIVATE_REFUSED =
+  'The url must not resolve to a private, loopback, link-local or reserved address. Such receivers are accepted only when the server sets WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (a receiver on your own network).';
+
 /** Static checks that need no DNS: scheme and credentials. */
 export function checkUrlShape(raw: string, policy: UrlPolicy): { url: URL } | UrlProblem {
   let url: URL;
@@ -99,10 +104,10 @@ export function checkUrlShape(raw: string, policy: UrlPolicy): { url: URL } | Ur
     return { kind: 'invalid', message: 'The url field must be a valid URL.' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { kind: 'invalid', message: 'The url must use HTTPS.' };
+    return { kind: 'invalid', message: `The url must use HTTPS (${url.protocol.replace(/:$/, '')}: URLs are never called).` };
   }
   if (url.protocol === 'http:' && !policy.allowHttp) {
-    return { kind: 'invalid', message: 'The url must use HTTPS.' };
+    return { kind: 'invalid', message: HTTP_REFUSED };
   }
   if (url.username || url.password) {
     return { kind: 'invalid', message: 'The url must not contain credentials.' };
@@ -136,7 +141,7 @@ export async function resolveAndCheck(
   if (!policy.allowPrivateNetworks) {
     const bad = addresses.find((a) => !isPublicAddress(a));
     if (bad !== undefined) {
-      return { kind: 'blocked', message: 'The url must not resolve to a private, loopback, link-local or reserved address.' };
+      return { kind: 'blocked', message: PRIVATE_REFUSED };
     }
   }
   if (addresses.some((a) => !ipaddr.isValid(a))) return { kind: 'unresolvable', message: 'The url host could not be resolved.' };

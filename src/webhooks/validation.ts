@@ -58,7 +58,7 @@ export function parseWebhookBody(body: unknown, bag: ErrorBag): WebhookInput | n
       return [];
     }
     v.forEach((item, i) => {
-      if (typeof item !== 'string' || !allowed.includes(item)) bag.add(`${key}.${i}`, `The selected ${key}.${i} is invalid.`);
+      if (typeof item !== 'string' || !allowed.includes(item)) bag.add(`${key}.${i}`, `The selected ${key}.${i} is invalid. Valid ${key}: ${allowed.join(', ')}.`);
     });
     return [...new Set(v.filter((x): x is string => typeof x === 'string'))];
   };

@@ -27,14 +27,34 @@ for (const embedded of [false, true]) {
       }
     });
 
-    it('401 without a token, with a bad token, and with a token of another project', async () => {
-      for (const authorization of [undefined, 'Bearer nope', `Basic ${p.token}`, `Bearer ${other.token}`]) {
+    it('401 without a token, with a bad token, and with a token of another project, each saying which', async () => {
+      const cases: Array<[string | undefined, RegExp]> = [
+        [undefined, /^Unauthenticated\. The Authorization header is missing: send `Authorization: Bearer <token>`/],
+        [`Basic ${p.token}`, /^Unauthenticated\. The Authorization header must be `Bearer <token>`/],
+        [p.token, /^Unauthenticated\. The Authorization header must be `Bearer <token>`/],
+        ['Bearer nope', /^Unauthenticated\. The token is not a token of this project/],
+        [`Bearer ${other.token}`, /^Unauthenticated\. The token is not a token of this project/],
+      ];
+      for (const [authorization, message] of cases) {
         const headers: Record<string, string> = { 'project-id': p.uuid };
         if (authorization) headers.authorization = authorization;
         const res = await t.request({ method: 'GET', url: '/api', headers });
-        expect(res.status).toBe(401);
-        expect(res.body).toEqual({ message: 'Unauthenticated.' });
+        expect(res.status, authorization).toBe(401);
+        expect(res.body.message, authorization).toMatch(message);
+        // GraphQL says the same.
+        const gql = await t.graphql('{ project { uuid } }', {}, headers);
+        expect(gql.status).toBe(401);
+        expect(gql.body.errors[0].message).toMatch(message);
       }
+    });
+
+    it('401 for a revoked token says it was revoked and how to get another', async () => {
+      const headers = await p.tokenWith('*');
+      const tokenId = (await t.services.database.prisma.apiToken.findFirstOrThrow({ where: { projectId: p.id }, orderBy: { id: 'desc' } })).id;
+      await t.services.database.prisma.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+      const res = await t.request({ method: 'GET', url: '/api', headers });
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Unauthenticated. The token has been revoked: issue a new one (`cms token create`).');
     });
 
     it('403 when the ability is missing; * holds every ability', async () => {

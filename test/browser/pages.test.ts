@@ -115,6 +115,62 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     await page.close();
   }, 120_000);
 
+  /** What Scalar's inputs hold (its authentication box among them), and their placeholders. */
+  const referenceInputs = (page: Page) =>
+    page.locator('#reference input:not([type=checkbox])').evaluateAll((els) => els.map((e) => ({ value: (e as HTMLInputElement).value, placeholder: (e as HTMLInputElement).placeholder })));
+  const bodyText = (page: Page) => page.locator('body').innerText();
+
+  it('the REST reference opens on the project\'s typed document with the first start headers, and offers no upload or deploy', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/docs`);
+    // The project's collections are in the document only when it was fetched with the headers.
+    await expect.poll(() => bodyText(page), { timeout: 60_000 }).toContain('/api/posts/{uuid}');
+    const values = (await referenceInputs(page)).map((i) => i.value);
+    expect(values).toContain(p.uuid);
+    expect(values).toContain(p.token);
+    expect(await page.locator('#project-headers [name=project-id]').inputValue()).toBe(p.uuid);
+    const text = await bodyText(page);
+    // Scalar's developer toolbar (shown on localhost unless told not to) sends the document to Scalar's servers.
+    expect(text).not.toContain('Upload Document');
+    expect(text).not.toContain('Deploy on Scalar');
+    await browser.screenshot(page, 'api-reference-local');
+    expect(browser.outside).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('the REST reference reached through a proxy offers no headers, and shows the typed document once they are given', async () => {
+    const page = await browser.newPage();
+    // A reverse proxy on this host: the page is then not the local developer's.
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.9' });
+    await page.goto(`${base}/api/docs`);
+    await expect.poll(() => bodyText(page), { timeout: 60_000 }).toContain('/api/webhooks/{webhook}/ping');
+    expect(await bodyText(page)).not.toContain('/api/posts');
+    const empty = await referenceInputs(page);
+    expect(empty.map((i) => i.value)).not.toContain(p.token);
+    // Placeholders that say what goes there, as in GraphiQL, never Scalar's base64 sample.
+    expect(empty.map((i) => i.value)).toContain('<project uuid>');
+    expect(await page.content()).not.toContain(p.token);
+
+    await page.locator('#project-headers [name=project-id]').fill(p.uuid);
+    await page.locator('#project-headers [name=token]').fill(`Bearer ${p.token}`);
+    await page.getByRole('button', { name: "Show this project's reference" }).click();
+    await expect.poll(() => bodyText(page), { timeout: 60_000 }).toContain('/api/posts/{uuid}');
+    expect((await referenceInputs(page)).map((i) => i.value)).toEqual(expect.arrayContaining([p.uuid, p.token]));
+    await browser.screenshot(page, 'api-reference-headers-given');
+
+    // Headers that fail say why, and the generic reference stays.
+    await page.locator('#project-headers [name=token]').fill('not-a-token');
+    await page.getByRole('button', { name: "Show this project's reference" }).click();
+    await expect.poll(() => page.locator('#project-headers-status').innerText()).toContain('(401)');
+    await expect.poll(() => bodyText(page)).not.toContain('/api/posts');
+    expect(browser.outside).toEqual([]);
+    // The browser logs the refused document fetch itself.
+    expect(browser.pageErrors.filter((e) => !e.includes('401'))).toEqual([]);
+    browser.pageErrors.length = 0;
+    await page.close();
+  }, 120_000);
+
   it('the REST reference renders from this server and lists the routes', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/api/docs`);

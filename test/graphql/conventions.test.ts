@@ -35,11 +35,50 @@ describe('GraphQL conventions: nullability, paging, state, timestamps, introspec
     for (const page of ['EntryPage', 'AssetPage', 'WebhookLogPage', 'PostPage']) {
       const fields = await fieldsOf(page);
       expect(fields.find((f) => f.name === 'pageInfo')?.type.ofType?.name, page).toBe('PageInfo');
-      for (const f of fields) if (f.name !== 'data' && f.name !== 'pageInfo') expect(f.isDeprecated, `${page}.${f.name}`).toBe(true);
+      // The Relay `edges` sit beside `data`: the two styles of the one convention.
+      for (const f of fields) if (!['data', 'edges', 'pageInfo'].includes(f.name)) expect(f.isDeprecated, `${page}.${f.name}`).toBe(true);
     }
     const data = await w.ok('{ entries(collection: "posts", perPage: 5) { pageInfo { total perPage hasNextPage } } assets { pageInfo { total } } }');
     expect(data.entries.pageInfo).toEqual({ total: 0, perPage: 5, hasNextPage: false });
     expect(data.assets.pageInfo.total).toBe(1);
+  });
+
+  it('offers every list as a Relay connection beside the page style: edges { cursor node }, pageInfo { hasNextPage endCursor }, first / after', async () => {
+    for (const [page, edge] of [['EntryPage', 'EntryEdge'], ['AssetPage', 'AssetEdge'], ['WebhookLogPage', 'WebhookLogEdge'], ['ProjectUserPage', 'ProjectUserEdge'], ['PostPage', 'PostEdge'], ['EntryVersionConnection', 'EntryVersionEdge']]) {
+      const fields = await fieldsOf(page);
+      expect(fields.find((f) => f.name === 'edges')?.type.kind, page).toBe('NON_NULL');
+      const edgeFields = await fieldsOf(edge);
+      expect(edgeFields.map((f) => f.name).sort(), edge).toEqual(['cursor', 'node']);
+      const info = fields.find((f) => f.name === 'pageInfo')!.type.ofType!.name!;
+      expect((await fieldsOf(info)).map((f) => f.name), page).toEqual(expect.arrayContaining(['hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor']));
+    }
+    for (let i = 1; i <= 5; i++) await w.rest('POST', '/api/posts', { state: 'published', data: { title: `Relay ${i}` } });
+    // Forward through the typed list two at a time, as a Relay client does, and compare with the pages.
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const d: any = await w.ok('query ($after: String) { posts(first: 2, after: $after, sort: [id_ASC]) { edges { cursor node { title } } pageInfo { hasNextPage endCursor } } }', { after });
+      seen.push(...d.posts.edges.map((e: any) => e.node.title));
+      expect(d.posts.pageInfo.endCursor).toBe(d.posts.edges.at(-1)?.cursor ?? null);
+      if (!d.posts.pageInfo.hasNextPage) break;
+      after = d.posts.pageInfo.endCursor;
+    }
+    const paged = await w.ok('{ posts(perPage: 100, sort: [id_ASC]) { data { title } } }');
+    expect(seen).toEqual(paged.posts.data.map((e: any) => e.title));
+    expect(seen.length).toBeGreaterThanOrEqual(5);
+    // The core list takes the same cursors.
+    const core = await w.ok('{ entries(collection: "posts", first: 2, sort: "id:asc") { edges { node { uuid } } pageInfo { endCursor hasPreviousPage } } }');
+    expect(core.entries.pageInfo.hasPreviousPage).toBe(false);
+    const next = await w.ok('query ($after: String) { entries(collection: "posts", first: 2, after: $after, sort: "id:asc") { edges { node { uuid } } pageInfo { hasPreviousPage } } }', { after: core.entries.pageInfo.endCursor });
+    const page2 = await w.ok('{ entries(collection: "posts", page: 2, perPage: 2, sort: "id:asc") { data { uuid } } }');
+    expect(next.entries.edges.map((e: any) => e.node.uuid)).toEqual(page2.entries.data.map((e: any) => e.uuid));
+    expect(next.entries.pageInfo.hasPreviousPage).toBe(true);
+    // A cursor taken with another page size, or garbage, is 422 naming `after`.
+    for (const bad of [core.entries.pageInfo.endCursor, 'nope']) {
+      const res = await w.gql('query ($after: String) { posts(first: 3, after: $after) { edges { cursor } } }', { after: bad });
+      expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 422 });
+      expect(Object.keys(res.body.errors?.[0].extensions.errors ?? {})).toEqual(['after']);
+    }
   });
 
   it('refuses out-of-range perPage or page on the core entries query with VALIDATION_FAILED (422) naming the argument, as typed lists do', async () => {

@@ -61,6 +61,8 @@ describe('OpenAPI document and reference page (PGlite)', () => {
     const res = await t.request({ method: 'GET', url: '/api/docs' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toContain('data-url="/api/openapi.json"');
+    expect(res.text).toContain('"documentUrl":"/api/openapi.json"');
+    // No token can be on a page a cache might keep.
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });

@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { AppServices } from '../../src/services.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
@@ -173,6 +174,45 @@ describe('CORS', () => {
       expect(otherGql.headers['access-control-allow-origin']).toBeUndefined();
       expect(otherGql.headers['access-control-allow-credentials']).toBeUndefined();
     });
+  });
+
+  it('a preflight from an origin not on the list answers 204 without CORS headers on /graphql as on REST', async () => {
+    await withOrigins(['https://app.example.com'], async (app) => {
+      for (const url of ['/api/posts', '/graphql']) {
+        const res = await preflight(app, url, 'https://evil.example');
+        expect(res.statusCode, url).toBe(204);
+        expect(res.headers['access-control-allow-origin'], url).toBeUndefined();
+        expect(String(res.headers.allow), url).toContain('POST');
+      }
+    });
+    // With CORS off altogether too.
+    for (const url of ['/api/posts', '/graphql']) {
+      const res = await preflight(t.app, url, 'https://evil.example');
+      expect(res.statusCode, url).toBe(204);
+      expect(res.headers['access-control-allow-origin'], url).toBeUndefined();
+    }
+  });
+
+  it('tracing headers are allowed by default, and CORS_ALLOW_HEADERS sets which', async () => {
+    const ask = (app: FastifyInstance, url: string) =>
+      inject(app, 'OPTIONS', url, { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, traceparent, baggage, sentry-trace' });
+    await withOrigins(['https://app.example.com'], async (app) => {
+      for (const url of ['/api/posts', '/graphql']) {
+        const allowed = String((await ask(app, url)).headers['access-control-allow-headers']).split(/,\s*/);
+        expect(allowed).toEqual(expect.arrayContaining(['authorization', 'traceparent', 'tracestate', 'baggage', 'sentry-trace', 'last-event-id']));
+      }
+    });
+    const config = { ...t.services.config, CORS_ORIGINS: ['https://app.example.com'], CORS_ALLOW_HEADERS: loadConfig({ CORS_ALLOW_HEADERS: 'X-Client-Version' }).CORS_ALLOW_HEADERS };
+    const app = await buildServer({ ...t.services, config } as AppServices);
+    try {
+      const allowed = String((await ask(app, '/graphql')).headers['access-control-allow-headers']).split(/,\s*/);
+      expect(allowed).toContain('x-client-version');
+      expect(allowed).toContain('project-id');
+      expect(allowed).not.toContain('traceparent');
+    } finally {
+      await app.close();
+    }
+    expect(() => loadConfig({ CORS_ALLOW_HEADERS: 'traceparent, bad header' })).toThrow(/CORS_ALLOW_HEADERS/);
   });
 
   it('CORS_ORIGINS=* allows any origin without credentials', async () => {

@@ -47,11 +47,13 @@ describe('static files of the browser pages', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).not.toMatch(/https?:\/\//);
     const urls = referenced(page.text);
-    expect(urls).toHaveLength(1);
-    const renderer = await expectServedStatic(urls[0]);
+    expect(urls).toHaveLength(2); // boot script, renderer
+    const [boot, renderer] = await Promise.all(urls.map(expectServedStatic));
+    expect(boot.body).toContain('createApiReference');
     expect(renderer.body).toContain('@scalar/api-reference');
-    // The renderer must not fetch its fonts from fonts.scalar.com.
-    expect(page.text).toContain('data-configuration="{&#34;withDefaultFonts&#34;:false');
+    // The renderer must not fetch its fonts from fonts.scalar.com, nor offer to upload the document.
+    expect(page.text).toContain('"withDefaultFonts":false');
+    expect(page.text).toContain('"showDeveloperTools":"never"');
   });
 
   it('answers HEAD like GET, without the body', async () => {

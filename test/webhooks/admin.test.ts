@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
+import { EVENT_NAMES } from '../../src/webhooks/events.ts';
 
 const URL_OK = 'http://127.0.0.1:9/hook';
 
@@ -110,8 +111,8 @@ describe('webhook administration (REST)', () => {
       name: ['The name field must not be greater than 255 characters.'],
       url: ['The url field must be a valid URL.'],
       secret: ['The secret field must be at least 6 characters.'],
-      'events.1': ['The selected events.1 is invalid.'],
-      'sources.0': ['The selected sources.0 is invalid.'],
+      'events.1': [`The selected events.1 is invalid. Valid events: ${EVENT_NAMES.join(', ')}.`],
+      'sources.0': ['The selected sources.0 is invalid. Valid sources: cms, api.'],
       payload: ['The payload field must be true or false.'],
       status: ['The status field must be true or false.'],
       'collection_ids.1': ['The collection_ids.1 field must be an integer.'],

@@ -76,6 +76,17 @@ describe('URL rules on save (HTTPS only, no private networks)', () => {
     expect(res.body.errors.url[0]).toContain(words);
   });
 
+  it('each refusal names the setting that lifts it, and only where one does', async () => {
+    const http = await save('http://hooks.example.com/hook');
+    expect(http.body.errors.url).toEqual([expect.stringContaining('WEBHOOK_ALLOW_HTTP=true')]);
+    const loopback = await save('https://10.0.0.8/');
+    expect(loopback.body.errors.url).toEqual([expect.stringContaining('WEBHOOK_ALLOW_PRIVATE_NETWORKS=true')]);
+    // No setting makes other schemes callable.
+    const ftp = await save('ftp://hooks.example.com/hook');
+    expect(ftp.body.errors.url[0]).toContain('ftp:');
+    expect(ftp.body.errors.url[0]).not.toContain('WEBHOOK_ALLOW');
+  });
+
   it('accepts public IPv4 and IPv6 destinations', async () => {
     expect((await save('https://hooks.example.com/hook')).status).toBe(201);
     expect((await save('https://v6.example.com/hook')).status).toBe(201);

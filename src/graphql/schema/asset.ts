@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, pagePosition } from './page-info.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from './page-info.ts';
+import { DEFAULT_PER_PAGE } from '../limits.ts';
 import type { AssetResource } from '../../content/types.ts';
 import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
 import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '../../assets/metadata.ts';
@@ -34,10 +35,13 @@ interface AssetPage {
   perPage: number;
 }
 
+const AssetEdgeType = edgeType('AssetEdge', AssetType);
+
 const AssetPageType = builder.objectRef<AssetPage>('AssetPage').implement({
   fields: (t) => ({
     data: t.field({ type: [AssetType], resolve: (p) => p.data }),
-    pageInfo: t.field({ type: PageInfoType, resolve: (p) => pagePosition(p.total, p.currentPage, p.perPage) }),
+    edges: t.field({ type: [AssetEdgeType], resolve: (p) => edgesOf(p.data, p.currentPage, p.perPage) }),
+    pageInfo: t.field({ type: PageInfoType, resolve: (p) => pagePosition(p.total, p.currentPage, p.perPage, p.data.length) }),
     total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
     currentPage: t.exposeInt('currentPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
     perPage: t.exposeInt('perPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
@@ -51,14 +55,22 @@ builder.queryFields((t) => ({
     extensions: { ability: 'read', ...CONTENT_READ },
     type: AssetPageType,
     description: 'Assets, newest first. search matches filename, original name or MIME type; type is image, video, audio or document.',
-    args: { search: t.arg.string(), type: t.arg.string(), page: t.arg.int(), perPage: t.arg.int() },
+    args: {
+      search: t.arg.string(),
+      type: t.arg.string(),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
+    },
     resolve: async (_root, args, context) => {
       const ctx = await context.auth();
+      const paging = pageArgsFor(args, DEFAULT_PER_PAGE);
       const q = parseAssetListQuery({
         search: args.search ?? undefined,
         type: args.type ?? undefined,
-        paginate: args.perPage != null ? String(args.perPage) : undefined,
-        page: args.page != null ? String(args.page) : undefined,
+        paginate: paging.perPage !== undefined ? String(paging.perPage) : undefined,
+        page: paging.page !== undefined ? String(paging.page) : undefined,
       });
       const page = await listAssets(ctx, q);
       return { data: page.data.map((a) => serializeAsset(a, ctx.services.config.PUBLIC_URL)), total: page.total, currentPage: page.page, perPage: page.perPage };

@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, pagePosition } from './page-info.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageFromArgs, pagePosition } from './page-info.ts';
 import { isAppError } from '../../errors.ts';
 import type { EntryResource } from '../../content/types.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
@@ -50,12 +50,17 @@ interface EntryPage {
 }
 
 const pageOf = (p: EntryPage) =>
-  p.knownLastPage !== undefined ? { total: p.total, currentPage: p.currentPage, perPage: p.perPage, lastPage: p.knownLastPage } : pagePosition(p.total, p.currentPage, p.perPage);
+  p.knownLastPage !== undefined
+    ? { total: p.total, currentPage: p.currentPage, perPage: p.perPage, lastPage: p.knownLastPage, count: p.data.length }
+    : pagePosition(p.total, p.currentPage, p.perPage, p.data.length);
+
+const EntryEdgeType = edgeType('EntryEdge', EntryType);
 
 const EntryPageType = builder.objectRef<EntryPage>('EntryPage').implement({
-  description: 'One page of entries: `data` and `pageInfo` (page + perPage paging).',
+  description: 'One page of entries: `data` and `pageInfo` (page + perPage paging), or the same page as `edges` (Relay: first + after).',
   fields: (t) => ({
     data: t.field({ type: [EntryType], extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
+    edges: t.field({ type: [EntryEdgeType], extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => edgesOf(p.data, p.currentPage, p.perPage) }),
     pageInfo: t.field({ type: PageInfoType, resolve: pageOf }),
     total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
     currentPage: t.exposeInt('currentPage', { deprecationReason: FLAT_PAGING_DEPRECATED }),
@@ -94,10 +99,10 @@ builder.queryFields((t) => ({
     extensions: {
       ability: 'read',
       ...collectionRead({ argument: 'collection' }),
-      complexity: (args: { perPage?: unknown }) => ({
-        field: 1,
-        multiplier: typeof args.perPage === 'number' ? Math.max(1, Math.min(args.perPage, MAX_PAGE_SIZE)) : 25,
-      }),
+      complexity: (args: { perPage?: unknown; first?: unknown }) => {
+        const size = args.first ?? args.perPage;
+        return { field: 1, multiplier: typeof size === 'number' ? Math.max(1, Math.min(size, MAX_PAGE_SIZE)) : 25 };
+      },
     },
     type: EntryPageType,
     description: `Entries of a collection, paginated (perPage 1..${MAX_PAGE_SIZE}, default 25). \`where\` takes the same object as the REST \`where[...]\` query; \`sort\` is "field:asc,other:desc". A singleton gives a page with its one entry.`,
@@ -111,11 +116,12 @@ builder.queryFields((t) => ({
       page: t.arg.int(),
       perPage: t.arg.int(),
       exclude: t.arg.stringList(),
+      first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
     },
     resolve: async (_root, args, context, info) => {
       // Out-of-range paging answers 422 naming the argument, as typed lists and REST do (no silent clamp).
-      const perPage = args.perPage ?? DEFAULT_PER_PAGE;
-      const page = args.page ?? 1;
+      const { page, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
       checkPaging(page, perPage);
       const ctx = await context.auth();
       const typed = toWhereObject(args.filter);
@@ -157,10 +163,11 @@ builder.queryFields((t) => ({
       where: t.arg({ type: 'JSON', description: 'The REST `where` object, on the working drafts.' }),
       page: t.arg.int(),
       perPage: t.arg.int(),
+      first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
     },
     resolve: async (_root, args, context) => {
-      const perPage = args.perPage ?? DEFAULT_TRASH_PAGE_SIZE;
-      const page = args.page ?? 1;
+      const { page, perPage } = pageFromArgs(args, DEFAULT_TRASH_PAGE_SIZE);
       checkPaging(page, perPage);
       const r = await listTrash(await context.auth(), args.collection, {
         locale: args.locale?.toLowerCase() ?? undefined,

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, pagePosition } from './page-info.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from './page-info.ts';
+import { DEFAULT_PER_PAGE } from '../limits.ts';
 import { deleteUser, getUser, listUsers, updateUser, type UserPage } from '../../users/admin.ts';
 import type { AdminUserView } from '../../users/serialize.ts';
 
@@ -26,10 +27,13 @@ const ProjectUserType = builder.objectRef<AdminUserView>('ProjectUser').implemen
   }),
 });
 
+const ProjectUserEdgeType = edgeType('ProjectUserEdge', ProjectUserType);
+
 const ProjectUserPageType = builder.objectRef<UserPage>('ProjectUserPage').implement({
   fields: (t) => ({
     data: t.field({ type: [ProjectUserType], resolve: (p) => p.data }),
-    pageInfo: t.field({ type: PageInfoType, resolve: (p) => pagePosition(p.meta.total, p.meta.current_page, p.meta.per_page) }),
+    edges: t.field({ type: [ProjectUserEdgeType], resolve: (p) => edgesOf(p.data, p.meta.current_page, p.meta.per_page) }),
+    pageInfo: t.field({ type: PageInfoType, resolve: (p) => pagePosition(p.meta.total, p.meta.current_page, p.meta.per_page, p.data.length) }),
     currentPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.meta.current_page }),
     perPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.meta.per_page }),
     total: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.meta.total }),
@@ -52,9 +56,17 @@ builder.queryFields((t) => ({
     type: ProjectUserPageType,
     description: "The project's end users, newest first.",
     extensions: { ability: 'admin' },
-    args: { page: t.arg.int(), perPage: t.arg.int(), search: t.arg.string() },
-    resolve: async (_root, args, context) =>
-      listUsers(await context.auth(), { page: args.page ?? undefined, per_page: args.perPage ?? undefined, search: args.search ?? undefined }),
+    args: {
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      search: t.arg.string(),
+      first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
+    },
+    resolve: async (_root, args, context) => {
+      const paging = pageArgsFor(args, DEFAULT_PER_PAGE);
+      return listUsers(await context.auth(), { page: paging.page, per_page: paging.perPage, search: args.search ?? undefined });
+    },
   }),
   projectUser: t.field({
     nullable: true,

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { EntryType } from './entry.ts';
+import { edgeType } from './page-info.ts';
 import type { EntryResource } from '../../content/serialize.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
 import { updateVersion } from '../../versions/operations.ts';
@@ -68,7 +69,7 @@ const DiffType = builder.objectRef<VersionDiff>('VersionDiff').implement({
 });
 
 export const EntryVersionType = builder.objectRef<VersionRecord>('EntryVersion').implement({
-  description: 'An immutable published snapshot of one entry in one locale (spec §2.2, §2.3).',
+  description: 'An immutable published snapshot of one entry in one locale: its content never changes, only its label and description.',
   fields: (t) => ({
     uuid: t.id({ resolve: (v) => v.row.uuid }),
     versionNumber: t.int({ resolve: (v) => v.row.versionNumber }),
@@ -99,17 +100,25 @@ export const EntryVersionType = builder.objectRef<VersionRecord>('EntryVersion')
   }),
 });
 
+const versionCursor = (v: VersionRecord): string => String(v.row.versionNumber);
+
+/** The Relay fields of `PageInfo`, for a list that pages forward by cursor only. */
 const PageInfoType = builder.objectRef<VersionConnection>('EntryVersionPageInfo').implement({
   fields: (t) => ({
     hasNextPage: t.boolean({ resolve: (c) => c.hasNextPage }),
+    hasPreviousPage: t.boolean({ description: 'Always false: versions page forward only (first / after), which Relay allows.', resolve: () => false }),
+    startCursor: t.string({ nullable: true, resolve: (c) => (c.nodes[0] ? versionCursor(c.nodes[0]) : null) }),
     endCursor: t.string({ nullable: true, description: 'Pass as `after` for the next (older) page.', resolve: (c) => c.endCursor }),
   }),
 });
+
+const EntryVersionEdgeType = edgeType('EntryVersionEdge', EntryVersionType);
 
 const ConnectionType = builder.objectRef<VersionConnection>('EntryVersionConnection').implement({
   description: 'A page of versions, newest first. Cursors are version numbers, so pages stay stable while new versions are published.',
   fields: (t) => ({
     nodes: t.field({ type: [EntryVersionType], resolve: (c) => c.nodes }),
+    edges: t.field({ type: [EntryVersionEdgeType], resolve: (c) => c.nodes.map((node) => ({ cursor: versionCursor(node), node })) }),
     pageInfo: t.field({ type: PageInfoType, resolve: (c) => c }),
     totalCount: t.int({ description: 'Versions kept for the entry (after retention).', resolve: async (c, _args, ctx) => versionCount(await ctx.auth(), c.entryId) }),
   }),

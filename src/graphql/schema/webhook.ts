@@ -1,5 +1,6 @@
 import { builder, type GraphQLContext } from '../builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType } from './page-info.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor } from './page-info.ts';
+import { DEFAULT_PER_PAGE } from '../limits.ts';
 import type { Ctx } from '../../context.ts';
 import { drawBudget } from '../../edge/pipeline.ts';
 import {
@@ -66,10 +67,13 @@ const WebhookLogType = builder.objectRef<WebhookLogView>('WebhookLog').implement
   }),
 });
 
+const WebhookLogEdgeType = edgeType('WebhookLogEdge', WebhookLogType);
+
 const WebhookLogPageType = builder.objectRef<LogPage>('WebhookLogPage').implement({
   fields: (t) => ({
     data: t.field({ type: [WebhookLogType], resolve: (p) => p.data }),
-    pageInfo: t.field({ type: PageInfoType, resolve: (p) => ({ total: p.total, currentPage: p.current_page, perPage: p.per_page, lastPage: p.last_page }) }),
+    edges: t.field({ type: [WebhookLogEdgeType], resolve: (p) => edgesOf(p.data, p.current_page, p.per_page) }),
+    pageInfo: t.field({ type: PageInfoType, resolve: (p) => ({ total: p.total, currentPage: p.current_page, perPage: p.per_page, lastPage: p.last_page, count: p.data.length }) }),
     currentPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.current_page }),
     perPage: t.int({ deprecationReason: FLAT_PAGING_DEPRECATED, resolve: (p) => p.per_page }),
     total: t.exposeInt('total', { deprecationReason: FLAT_PAGING_DEPRECATED }),
@@ -155,9 +159,17 @@ builder.queryFields((t) => ({
     extensions: { ability: 'admin' },
     type: WebhookLogPageType,
     description: 'Delivery log, newest first. perPage defaults to 25 and is capped at 100.',
-    args: { uuid: t.arg.string({ required: true }), page: t.arg.int(), perPage: t.arg.int() },
-    resolve: async (_root, args, context) =>
-      listWebhookLogs(await webhookCtx(context), args.uuid, { page: args.page ?? undefined, paginate: args.perPage ?? undefined }),
+    args: {
+      uuid: t.arg.string({ required: true }),
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+      after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
+    },
+    resolve: async (_root, args, context) => {
+      const paging = pageArgsFor(args, DEFAULT_PER_PAGE);
+      return listWebhookLogs(await webhookCtx(context), args.uuid, { page: paging.page, paginate: paging.perPage });
+    },
   }),
 }));
 

@@ -162,7 +162,7 @@ export function defineEntryTypes(b: TypedBuilder, layouts: CollectionLayout[], s
         state: t.field({
           type: refs.shared.entryState,
           nullable: false,
-          description: '`published` for a published read (the live snapshot), `draft` for the working draft (spec §2.1).',
+          description: '`published` for a published read (the live snapshot), `draft` for the working draft.',
           resolve: (e) => e.resource.state,
         }),
         publishedAt: t.field({ type: 'DateTime', resolve: (e) => e.resource.published_at }),

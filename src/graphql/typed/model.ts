@@ -26,6 +26,8 @@ export interface TypedPage {
   currentPage: number;
   perPage: number;
   lastPage: number;
+  /** Items on the page, for its cursors (set where `pageInfo` is resolved). */
+  count?: number;
 }
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

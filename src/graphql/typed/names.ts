@@ -17,7 +17,7 @@ import pluralize from 'pluralize';
  * 5. Everything else about a collection derives from its final type name T: `t` (single query),
  *    plural(t) (list query; `tList` when the plural equals the singular), `createT`, `updateT`,
  *    `publishT`, `unpublishT`, `deleteT`, `revertT`, `trashedTs`, `restoreT`, `emptyTsTrash`,
- *    `bulkCreateTs`, `bulkUpdateTs`, `bulkDeleteTs`, and the helper types `TPage`, `TWhere`,
+ *    `bulkCreateTs`, `bulkUpdateTs`, `bulkDeleteTs`, and the helper types `TPage`, `TEdge`, `TWhere`,
  *    `TSort`, `TInput`, `TPatchInput`, `TRelationFilter`, `TBulkCreateItem`, `TBulkUpdateItem`,
  *    `TBulkPayload`, `T<Field>` for groups and enumerations. A collection's bulk names are claimed
  *    after its other derived names, so they never take a name those had before.
@@ -99,6 +99,7 @@ export function typeRegistry(coreTypeNames: Iterable<string>): NameRegistry {
 export interface CollectionNames {
   type: string;
   page: string;
+  edge: string;
   where: string;
   relationFilter: string;
   sort: string;
@@ -139,6 +140,7 @@ export function collectionNames(type: string, types: NameRegistry, queries: Name
   return {
     type,
     page: types.claim(`${type}Page`),
+    edge: types.claim(`${type}Edge`),
     where: types.claim(`${type}Where`),
     relationFilter: types.claim(`${type}RelationFilter`),
     sort: types.claim(`${type}Sort`),

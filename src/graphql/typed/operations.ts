@@ -10,10 +10,17 @@ import type { CollectionInputs } from './inputs.ts';
 import type { TypeRefs } from './entry-types.ts';
 import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere, toSortString, toWriteData } from './convert.ts';
-import { typedEntry, type TypedPage } from './model.ts';
+import { typedEntry, type TypedEntry, type TypedPage } from './model.ts';
 import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';
 import { slicePosition } from '../slice-paging.ts';
+import { RELAY_ARG_DESCRIPTIONS, edgesOf, pageFromArgs, type Edge } from '../schema/page-info.ts';
+
+/** What a page's selection is multiplied by: the page size it asks for. */
+const pageCost = (args: { perPage?: unknown; first?: unknown }, fallback: number): number => {
+  const size = args.first ?? args.perPage;
+  return typeof size === 'number' && size > 0 ? size : fallback;
+};
 
 /**
  * The typed root fields of each collection. Every resolver is a thin adapter over the content and
@@ -35,10 +42,18 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
     const entry = refs.entries.get(l.schema.id)!;
     const io = inputs.get(l.schema.id)!;
     const label = `"${l.schema.name}"`;
+    const edge = b.objectRef<Edge<TypedEntry>>(n.edge).implement({
+      fields: (t) => ({
+        cursor: t.exposeString('cursor', { nullable: false }),
+        node: t.field({ type: entry, nullable: false, resolve: (e) => e.node }),
+      }),
+    });
     const page = b.objectRef<TypedPage>(n.page).implement({
+      description: `One page of ${label} entries: \`data\` and \`pageInfo\` (page + perPage paging), or the same page as \`edges\` (Relay: first + after).`,
       fields: (t) => ({
         data: t.field({ type: [entry], nullable: false, extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => p.data }),
-        pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => p }),
+        edges: t.field({ type: [edge], nullable: false, extensions: { complexity: { field: 0, multiplier: 1 } }, resolve: (p) => edgesOf(p.data, p.currentPage, p.perPage) }),
+        pageInfo: t.field({ type: pageInfo, nullable: false, resolve: (p) => ({ ...p, count: p.data.length }) }),
       }),
     });
 
@@ -70,16 +85,17 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
             perPage: t.arg.int({ defaultValue: DEFAULT_PER_PAGE, description: `Page size, at most 100.` }),
             state: t.arg({ type: entryState, defaultValue: 'published' }),
             locale: t.arg.string(),
+            first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+            after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
           },
           // The page's selection is paid once per entry it can hold.
           extensions: {
             ability: 'read',
             ...collectionRead(slug),
-            complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_PER_PAGE }),
+            complexity: (args: { perPage?: unknown; first?: unknown }) => ({ field: 1, multiplier: pageCost(args, DEFAULT_PER_PAGE) }),
           },
           resolve: async (_root, args, c, info) => {
-            const perPage = args.perPage ?? DEFAULT_PER_PAGE;
-            const pageNo = args.page ?? 1;
+            const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
             checkPaging(pageNo, perPage);
             const ctx = await c.auth();
             const state = args.state ?? 'published';
@@ -138,15 +154,16 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           page: t.arg.int({ defaultValue: 1 }),
           perPage: t.arg.int({ defaultValue: DEFAULT_TRASH_PAGE_SIZE, description: `Page size, at most ${MAX_PAGE_SIZE}.` }),
           locale: t.arg.string(),
+          first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+          after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
         },
         extensions: {
           ability: 'read',
           ...collectionRead(slug, true),
-          complexity: (args: { perPage?: unknown }) => ({ field: 1, multiplier: typeof args.perPage === 'number' && args.perPage > 0 ? args.perPage : DEFAULT_TRASH_PAGE_SIZE }),
+          complexity: (args: { perPage?: unknown; first?: unknown }) => ({ field: 1, multiplier: pageCost(args, DEFAULT_TRASH_PAGE_SIZE) }),
         },
         resolve: async (_root, args, c) => {
-          const perPage = args.perPage ?? DEFAULT_TRASH_PAGE_SIZE;
-          const pageNo = args.page ?? 1;
+          const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_TRASH_PAGE_SIZE);
           checkPaging(pageNo, perPage);
           const r = await listTrash(await c.auth(), slug, {
             locale: args.locale?.toLowerCase() ?? undefined,

@@ -4,6 +4,7 @@ import type { AssetResource } from '../../content/types.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import type { NameRegistry } from './names.ts';
 import type { TypedPage } from './model.ts';
+import { positionCursor } from '../schema/page-info.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 export type Input = Record<string, unknown>;
@@ -136,6 +137,9 @@ function ownPageInfo(b: TypedBuilder, types: NameRegistry): ObjectRef<T, TypedPa
       perPage: t.exposeInt('perPage', { nullable: false }),
       lastPage: t.exposeInt('lastPage', { nullable: false }),
       hasNextPage: t.boolean({ nullable: false, resolve: (p) => p.currentPage < p.lastPage }),
+      hasPreviousPage: t.boolean({ nullable: false, resolve: (p) => p.currentPage > 1 }),
+      startCursor: t.string({ nullable: true, resolve: (p) => (p.count ? positionCursor((p.currentPage - 1) * p.perPage) : null) }),
+      endCursor: t.string({ nullable: true, resolve: (p) => (p.count ? positionCursor((p.currentPage - 1) * p.perPage + p.count - 1) : null) }),
     }),
   });
 }
