@@ -6,6 +6,7 @@ import { projectSet } from './project-settings.ts';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.ts';
 import { health, migrateCommand } from './system-commands.ts';
 import { trustedDocumentsCommand } from './trusted-document-commands.ts';
+import { schemaCommand } from './schema-commands.ts';
 import type { CommandOutput } from './output.ts';
 import type { CliEnv } from './env.ts';
 
@@ -122,7 +123,15 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
       choose({ json: !!o.json, run: (env) => tokenRevoke(env, { projectUuid: o.project, token: ref }) }),
     );
 
-  program.addCommand(trustedDocumentsCommand(choose, projectOption, jsonOption));
+  // Commands built apart get the program's settings (exit override, output, help after errors) this way.
+  const inherit = (parent: Command, child: Command): void => {
+    child.copyInheritedSettings(parent);
+    for (const c of child.commands) inherit(child, c as Command);
+  };
+  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption)]) {
+    program.addCommand(c);
+    inherit(program, c);
+  }
 
   program
     .command('migrate')
