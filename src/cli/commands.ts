@@ -7,6 +7,7 @@ import { tokenCreate, tokenList, tokenRevoke } from './token-commands.ts';
 import { health, migrateCommand } from './system-commands.ts';
 import { trustedDocumentsCommand } from './trusted-document-commands.ts';
 import { schemaCommand } from './schema-commands.ts';
+import { transferCommands } from './transfer-commands.ts';
 import type { CommandOutput } from './output.ts';
 import type { CliEnv } from './env.ts';
 
@@ -128,7 +129,7 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     child.copyInheritedSettings(parent);
     for (const c of child.commands) inherit(child, c as Command);
   };
-  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption)]) {
+  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption), ...transferCommands(choose, projectOption, jsonOption)]) {
     program.addCommand(c);
     inherit(program, c);
   }

@@ -16,7 +16,7 @@ import { SchemaEffects, applyAfterCommit } from '../collections/schema-effects.t
 import { createWebhook, deleteWebhook, updateWebhook } from '../webhooks/operations.ts';
 import { replaceManifest } from '../persisted/operations.ts';
 import { addLocale, removeLocale, setDefaultLocale } from '../projects/operations.ts';
-import { parseSchemaDocument, type FieldDoc } from './document.ts';
+import { parseSchemaDocument, type FieldDoc, type SchemaDocument } from './document.ts';
 import { describePlan, type SchemaDiff } from './changes.ts';
 import { planChanges, type CollectionPlan, type FieldPlan, type Plan } from './plan.ts';
 import { readLiveModel } from './snapshot.ts';
@@ -49,30 +49,37 @@ export async function applySchema(ctx: Ctx, input: unknown, opts: { allowDestruc
   const effects = new SchemaEffects();
   const run = async (tx: Tx) => {
     const joined = joinTransaction(ctx, tx, effects);
-    // Serialises concurrent applies (and every other schema change) of the project from the start.
-    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${ctx.project.id} FOR UPDATE`;
-    joined.project = await tx.project.findUniqueOrThrow({ where: { id: ctx.project.id } });
-    const plan = planChanges(await readLiveModel(tx, joined.project), doc);
-    const diff = describePlan(plan);
-    if (diff.destructive > 0 && !opts.allowDestructive) {
-      const errors = Object.fromEntries(
-        diff.changes.filter((c) => c.destructive).map((c) => [`${c.kind}.${c.target}`, [`Applying would delete the ${c.kind.replace(/_/g, ' ')} "${c.target}".`]]),
-      );
-      throw validationFailed(
-        errors,
-        `The document removes ${diff.destructive} thing${diff.destructive === 1 ? '' : 's'} the project has (see errors); pass allow_destructive=true (cms: --allow-destructive) to apply anyway.`,
-      );
-    }
-    await executePlan(joined, tx, plan);
+    const diff = await applyDocumentIn(joined, tx, doc, opts);
     return { ...diff, project: joined.project };
   };
-  const { project, ...diff } = inJoinedTransaction(ctx)
-    ? await run(ctx.db)
-    : await ctx.db.$transaction(run, { timeout: SCHEMA_APPLY_TIMEOUT_MS, maxWait: 10_000 });
+  const { project, ...diff } = inJoinedTransaction(ctx) ? await run(ctx.db) : await ctx.db.$transaction(run, { timeout: SCHEMA_APPLY_TIMEOUT_MS, maxWait: 10_000 });
   const moved = project.schemaRevision !== ctx.project.schemaRevision;
   ctx.project = project;
   if (moved) await applyAfterCommit(ctx.services, effects, project.id, project.schemaRevision);
   return { ...diff, schema_revision: project.schemaRevision };
+}
+
+/**
+ * Inside the caller's transaction (`joined` from joinTransaction, with deferred effects the caller
+ * applies after its commit): lock, plan, refuse or execute. `joined.project` follows the changes.
+ */
+export async function applyDocumentIn(joined: Ctx, tx: Tx, doc: SchemaDocument, opts: { allowDestructive: boolean }): Promise<SchemaDiff> {
+  // Serialises concurrent applies (and every other schema change) of the project from the start.
+  await tx.$queryRaw`SELECT id FROM projects WHERE id = ${joined.project.id} FOR UPDATE`;
+  joined.project = await tx.project.findUniqueOrThrow({ where: { id: joined.project.id } });
+  const plan = planChanges(await readLiveModel(tx, joined.project), doc);
+  const diff = describePlan(plan);
+  if (diff.destructive > 0 && !opts.allowDestructive) {
+    const errors = Object.fromEntries(
+      diff.changes.filter((c) => c.destructive).map((c) => [`${c.kind}.${c.target}`, [`Applying would delete the ${c.kind.replace(/_/g, ' ')} "${c.target}".`]]),
+    );
+    throw validationFailed(
+      errors,
+      `The document removes ${diff.destructive} thing${diff.destructive === 1 ? '' : 's'} the project has (see errors); pass allow_destructive=true (cms: --allow-destructive) to apply anyway.`,
+    );
+  }
+  await executePlan(joined, tx, plan);
+  return diff;
 }
 
 /** An operation's 422 keyed under the part of the document it came from. */

@@ -1,0 +1,100 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import { Command, type Option } from 'commander';
+import { validationFailed } from '../errors.ts';
+import { exportProject } from '../project-model/export.ts';
+import { importProject } from '../project-model/import.ts';
+import { parseRecord, type ExportRecord } from '../project-model/records.ts';
+import type { CliEnv } from './env.ts';
+import { fields, type CommandOutput } from './output.ts';
+import { progressBar } from './progress.ts';
+import { projectCtx } from './schema-commands.ts';
+
+type Choose = (c: { json: boolean; run(env: CliEnv): Promise<CommandOutput> }) => void;
+
+/** Writes a line, waiting while the stream's buffer is full (memory stays bounded on a slow disk). */
+async function writeLine(out: Writable, line: string): Promise<void> {
+  if (!out.write(`${line}\n`)) await once(out, 'drain');
+}
+
+async function closeStream(out: Writable): Promise<void> {
+  out.end();
+  await once(out, 'finish');
+}
+
+/** The records of an NDJSON export file, one line at a time. */
+export async function* readExportFile(path: string): AsyncGenerator<ExportRecord> {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  const opened = once(input, 'open').catch((err: Error) => {
+    throw validationFailed({ file: [`Cannot read ${path}: ${err.message}`] });
+  });
+  await opened;
+  let n = 0;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    n++;
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw validationFailed({ [`line ${n}`]: [`Not JSON: ${(err as Error).message}`] });
+    }
+    yield parseRecord(value, n);
+  }
+}
+
+const summary = (verb: string, c: { entries: number; versions: number; assets: number }, extra: Array<[string, string]> = []) =>
+  [verb, fields([['entries', String(c.entries)], ['versions', String(c.versions)], ['assets', String(c.assets)], ...extra])].join('\n');
+
+/** `cms export` and `cms import`: a whole project as NDJSON (docs/foundation.md, "Export and import"). */
+export function transferCommands(choose: Choose, projectOption: () => Option, jsonOption: () => Option): Command[] {
+  const exportCommand = new Command('export')
+    .description('write a whole project to an NDJSON file: the model, every entry in every locale with all its versions, assets')
+    .addOption(projectOption())
+    .requiredOption('--out <file>', 'the NDJSON file to write (e.g. project.ndjson)')
+    .addOption(jsonOption())
+    .action((o: { project: string; out: string; json?: boolean }) =>
+      choose({
+        json: !!o.json,
+        run: async (env) => {
+          const ctx = await projectCtx(env, o.project);
+          const out = createWriteStream(o.out);
+          await once(out, 'open').catch((err: Error) => {
+            throw validationFailed({ out: [`Cannot write ${o.out}: ${err.message}`] });
+          });
+          const bar = progressBar(env.progress, 'Exporting entries');
+          let total = 0;
+          let done = 0;
+          const counts = await exportProject(ctx, {
+            async record(r) {
+              if (r.type === 'project') total = r.counts.entries;
+              await writeLine(out, JSON.stringify(r));
+              if (r.type === 'entry') bar.update(++done, total);
+            },
+          }).finally(() => bar.finish());
+          await closeStream(out);
+          return { json: { file: o.out, ...counts }, human: summary(`Exported to ${o.out}`, counts) };
+        },
+      }),
+    );
+
+  const importCommand = new Command('import')
+    .description('load an export file into an empty project, in one transaction (uuids, version numbers, labels and timestamps kept)')
+    .argument('<file>', 'the NDJSON file "cms export" wrote')
+    .addOption(projectOption())
+    .addOption(jsonOption())
+    .action((file: string, o: { project: string; json?: boolean }) =>
+      choose({
+        json: !!o.json,
+        run: async (env) => {
+          const ctx = await projectCtx(env, o.project);
+          const bar = progressBar(env.progress, 'Importing entries');
+          const counts = await importProject(ctx, readExportFile(file), { progress: (d, t) => bar.update(d.entries, t.entries) }).finally(() => bar.finish());
+          return { json: counts, human: summary(`Imported into project ${o.project}`, counts) };
+        },
+      }),
+    );
+  return [exportCommand, importCommand];
+}

@@ -1,0 +1,147 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.ts';
+import type { Database } from '../../src/db/client.ts';
+import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+
+async function cli(argv: string[], env: Record<string, string>) {
+  let out = '';
+  let err = '';
+  const code = await runCli([...argv, '--json'], { LOG_LEVEL: 'silent', ...env }, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err, json: code === 0 ? JSON.parse(out) : undefined };
+}
+
+/** Every entry and version of a project, as they are stored, without what is local to one database (ids). */
+async function contentOf(db: Database, projectUuid: string) {
+  const project = await db.prisma.project.findUniqueOrThrow({ where: { uuid: projectUuid } });
+  const entries = await db.prisma.entry.findMany({
+    where: { projectId: project.id },
+    orderBy: { id: 'asc' },
+    include: { collection: { select: { slug: true, uuid: true } }, versions: { orderBy: { versionNumber: 'asc' } }, publishedVersion: { select: { uuid: true } } },
+  });
+  const groups = new Map<number, string>();
+  for (const e of entries) if (e.translationGroupId !== null && !groups.has(e.translationGroupId)) groups.set(e.translationGroupId, e.uuid);
+  return entries.map(({ id: _id, projectId: _p, collectionId: _c, publishedVersionId: _pv, translationGroupId, versions, ...e }) => ({
+    ...e,
+    translationGroup: translationGroupId === null ? null : groups.get(translationGroupId),
+    versions: versions.map(({ id: _vid, entryId: _e, createdByTokenId: _t, translationGroupId: g, ...v }) => ({ ...v, translationGroup: g === null ? null : groups.get(g) })),
+  }));
+}
+
+/**
+ * `cms export` then `cms import` into an empty project of another database: the model, every entry
+ * in every locale, every version (numbers, labels, timestamps), translation links, trash, and the
+ * published pointers come back identical; a second import and a truncated file are refused whole.
+ */
+describe('cms export / cms import', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let source: TestProject;
+  let dir: string;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startTestApp(), startTestApp()]);
+    source = await a.project({ name: 'Source', locales: ['en', 'de'] });
+    dir = await mkdtemp(join(tmpdir(), 'cms-transfer-'));
+    const api = async (method: string, url: string, body?: unknown) => {
+      const r = await a.request({ method, url, headers: source.headers, body });
+      expect(r.status, `${method} ${url}: ${r.text}`).toBeLessThan(300);
+      return r.body;
+    };
+    await api('POST', '/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
+    await api('POST', '/api/collections', {
+      name: 'Posts',
+      slug: 'posts',
+      fields: [
+        { type: 'text', label: 'Title', name: 'title' },
+        { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
+      ],
+    });
+    const ada = await api('POST', '/api/authors', { data: { name: 'Ada' }, state: 'published' });
+    // More entries than one export page (500) and several import batches (200); the first one leads a
+    // translation group that an entry written much later joins.
+    const group = await a.database.prisma.translationGroup.create({ data: { projectId: source.id } });
+    await a.database.query(
+      `INSERT INTO entries (uuid, project_id, collection_id, locale, translation_group_id, data, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, c.id, CASE WHEN n = 1 THEN 'de' ELSE 'en' END, CASE WHEN n = 1 THEN $2::int END, jsonb_build_object('title', 'Bulk ' || n),
+         now() - make_interval(secs => 5000 - n), now() - make_interval(secs => 4000 - n)
+       FROM collections c, generate_series(1, 1100) n WHERE c.project_id = $1 AND c.slug = 'posts'`,
+      [source.id, group.id],
+    );
+    const bulkLeader = (await a.database.query<{ uuid: string }>('SELECT uuid::text FROM entries WHERE translation_group_id = $1', [group.id]))[0].uuid;
+    for (let i = 0; i < 7; i++) {
+      const post = await api('POST', '/api/posts', { data: { title: `Post ${i}`, author: ada.uuid }, state: i % 2 ? 'published' : 'draft' });
+      if (i === 1) {
+        await api('PATCH', `/api/posts/${post.uuid}`, { data: { title: 'Post 1, second take' } });
+        await api('POST', `/api/posts/${post.uuid}/publish`);
+        await api('PATCH', `/api/posts/${post.uuid}/versions/2`, { label: 'launch', description: 'The one we announced.' });
+        await api('PATCH', `/api/posts/${post.uuid}`, { data: { title: 'Post 1, unpublished edit' } });
+        const german = await api('POST', '/api/posts', { data: { title: 'Beitrag 1' }, locale: 'de', state: 'published' });
+        await api('POST', `/api/posts/${post.uuid}/link-translation`, { translation_entry_uuid: german.uuid });
+      }
+      if (i === 0) await api('POST', `/api/posts/${post.uuid}/link-translation`, { translation_entry_uuid: bulkLeader });
+      if (i === 4) await api('DELETE', `/api/posts/${post.uuid}`);
+    }
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('round-trips a project: identical entries, versions, translations, trash and model', async () => {
+    const file = join(dir, 'project.ndjson');
+    const exported = await cli(['export', '--project', source.uuid, '--out', file], { DATABASE_URL: a.databaseUrl! });
+    expect(exported.code, exported.err).toBe(0);
+    expect(exported.json).toEqual({ file, entries: 1109, versions: 6, assets: 0 });
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['project', 'schema', ...Array(1109).fill('entry'), 'end']);
+
+    const target = await b.project({ name: 'Target' });
+    const imported = await cli(['import', '--project', target.uuid, file], { DATABASE_URL: b.databaseUrl! });
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.json).toEqual({ entries: 1109, versions: 6, assets: 0 });
+
+    expect(await contentOf(b.database, target.uuid)).toEqual(await contentOf(a.database, source.uuid));
+    const schemaOf = async (app: TestApp, p: TestProject) => (await app.request({ method: 'GET', url: '/api/project/schema', headers: p.headers })).body;
+    expect(await schemaOf(b, target)).toEqual(await schemaOf(a, source));
+
+    // What clients read is the same too: published reads (relations hydrated) and a labelled version.
+    for (const url of ['/api/posts', '/api/posts?state=draft&locale=de', `/api/posts/${lines[1104].uuid}/versions`]) {
+      const [x, y] = await Promise.all([a.request({ method: 'GET', url, headers: source.headers }), b.request({ method: 'GET', url, headers: target.headers })]);
+      expect(y.status, url).toBe(200);
+      // Which API token made a version is not carried: tokens stay with the server that issued them.
+      const withoutToken = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"created_by":\{[^}]*\}/g, '"created_by":null'));
+      expect(y.body, url).toEqual(withoutToken(x.body));
+    }
+  });
+
+  it('refuses a project that is not empty, and a truncated file, writing nothing', async () => {
+    const file = join(dir, 'again.ndjson');
+    expect((await cli(['export', '--project', source.uuid, '--out', file], { DATABASE_URL: a.databaseUrl! })).code).toBe(0);
+    const full = await b.project({ name: 'Full' });
+    await b.request({ method: 'POST', url: '/api/collections', headers: full.headers, body: { name: 'X', slug: 'x' } });
+    const refused = await cli(['import', '--project', full.uuid, file], { DATABASE_URL: b.databaseUrl! });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/The project is not empty/);
+
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    const truncated = join(dir, 'truncated.ndjson');
+    // Cut after the model (this database already holds the entries' uuids, from the previous test).
+    await writeFile(truncated, lines.slice(0, 2).join('\n') + '\n');
+    const empty = await b.project({ name: 'Empty' });
+    const cut = await cli(['import', '--project', empty.uuid, truncated], { DATABASE_URL: b.databaseUrl! });
+    expect(cut.code).toBe(2);
+    expect(cut.err).toMatch(/ends before its end record/);
+    expect(await contentOf(b.database, empty.uuid)).toEqual([]);
+    expect((await b.request({ method: 'GET', url: '/api/collections', headers: empty.headers })).body).toEqual([]);
+
+    // The same database it came from: uuids cannot be kept, and nothing is half-written.
+    const same = await a.project({ name: 'Same database' });
+    const clash = await cli(['import', '--project', same.uuid, file], { DATABASE_URL: a.databaseUrl! });
+    expect(clash.code).toBe(2);
+    expect(clash.err).toMatch(/already exists in this database/);
+    expect(await contentOf(a.database, same.uuid)).toEqual([]);
+  });
+});
