@@ -1,9 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { Command, type Option } from 'commander';
 import { validationFailed } from '../errors.ts';
+import { archivePathFor, openArchiveReader, openArchiveWriter, type ArchiveWriter } from '../project-model/asset-archive.ts';
 import { exportProject } from '../project-model/export.ts';
 import { importProject } from '../project-model/import.ts';
 import { parseRecord, type ExportRecord } from '../project-model/records.ts';
@@ -65,6 +66,8 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
             throw validationFailed({ out: [`Cannot write ${o.out}: ${err.message}`] });
           });
           const bar = progressBar(env.progress, 'Exporting entries');
+          const tarPath = archivePathFor(o.out);
+          let archive: ArchiveWriter | undefined;
           let total = 0;
           let done = 0;
           const counts = await exportProject(ctx, {
@@ -73,9 +76,20 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
               await writeLine(out, JSON.stringify(r));
               if (r.type === 'entry') bar.update(++done, total);
             },
+            async assetFile(asset, storageKey) {
+              archive ??= await openArchiveWriter(ctx.services, tarPath);
+              await archive.add(asset, storageKey);
+            },
           }).finally(() => bar.finish());
           await closeStream(out);
-          return { json: { file: o.out, ...counts }, human: summary(`Exported to ${o.out}`, counts) };
+          await archive?.close();
+          const missing = archive?.missing ?? [];
+          const extra: Array<[string, string]> = archive ? [['asset files', tarPath]] : [];
+          if (missing.length) extra.push(['missing files', `${missing.length} (not in the asset store: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`]);
+          return {
+            json: { file: o.out, assets_file: archive ? tarPath : null, ...counts, missing_asset_files: missing },
+            human: summary(`Exported to ${o.out}`, counts, extra),
+          };
         },
       }),
     );
@@ -91,8 +105,23 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
         run: async (env) => {
           const ctx = await projectCtx(env, o.project);
           const bar = progressBar(env.progress, 'Importing entries');
-          const counts = await importProject(ctx, readExportFile(file), { progress: (d, t) => bar.update(d.entries, t.entries) }).finally(() => bar.finish());
-          return { json: counts, human: summary(`Imported into project ${o.project}`, counts) };
+          const tarPath = archivePathFor(file);
+          const archive = existsSync(tarPath) ? openArchiveReader(ctx.services, tarPath) : undefined;
+          try {
+            const counts = await importProject(ctx, readExportFile(file), {
+              progress: (d, t) => bar.update(d.entries, t.entries),
+              assetFile: archive
+                ? (asset, key) => archive.restore(asset, key)
+                : () => Promise.reject(validationFailed({ assets: [`The export has asset files but ${tarPath} is not beside it.`] })),
+            });
+            return { json: counts, human: summary(`Imported into project ${o.project}`, counts) };
+          } catch (err) {
+            await archive?.discard();
+            throw err;
+          } finally {
+            bar.finish();
+            await archive?.close();
+          }
         },
       }),
     );

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.ts';
 import type { Database } from '../../src/db/client.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { PNG, upload } from '../assets/helpers.ts';
 
 async function cli(argv: string[], env: Record<string, string>) {
   let out = '';
@@ -40,10 +41,22 @@ describe('cms export / cms import', () => {
   let b: TestApp;
   let source: TestProject;
   let dir: string;
+  /** Each server keeps its asset files in its own directory; the CLI is pointed at the same one. */
+  let envA: Record<string, string>;
+  let envB: Record<string, string>;
+  const assetFiles: Array<{ uuid: string; content: Buffer }> = [];
   beforeAll(async () => {
-    [a, b] = await Promise.all([startTestApp(), startTestApp()]);
-    source = await a.project({ name: 'Source', locales: ['en', 'de'] });
     dir = await mkdtemp(join(tmpdir(), 'cms-transfer-'));
+    const [dataA, dataB] = [join(dir, 'data-a'), join(dir, 'data-b')];
+    [a, b] = await Promise.all([startTestApp({ env: { DATA_DIR: dataA } }), startTestApp({ env: { DATA_DIR: dataB } })]);
+    envA = { DATABASE_URL: a.databaseUrl!, DATA_DIR: dataA };
+    envB = { DATABASE_URL: b.databaseUrl!, DATA_DIR: dataB };
+    source = await a.project({ name: 'Source', locales: ['en', 'de'] });
+    for (const [filename, contentType, content] of [['pixel.png', 'image/png', PNG], ['notes.txt', 'text/plain', Buffer.from('hello from the source')]] as const) {
+      const r = await upload(a, source.headers, { filename, contentType, content });
+      expect(r.status).toBe(201);
+      assetFiles.push({ uuid: r.body.uuid, content: Buffer.from(content) });
+    }
     const api = async (method: string, url: string, body?: unknown) => {
       const r = await a.request({ method, url, headers: source.headers, body });
       expect(r.status, `${method} ${url}: ${r.text}`).toBeLessThan(300);
@@ -92,37 +105,43 @@ describe('cms export / cms import', () => {
 
   it('round-trips a project: identical entries, versions, translations, trash and model', async () => {
     const file = join(dir, 'project.ndjson');
-    const exported = await cli(['export', '--project', source.uuid, '--out', file], { DATABASE_URL: a.databaseUrl! });
+    const exported = await cli(['export', '--project', source.uuid, '--out', file], envA);
     expect(exported.code, exported.err).toBe(0);
-    expect(exported.json).toEqual({ file, entries: 1109, versions: 6, assets: 0 });
+    expect(exported.json).toEqual({ file, assets_file: join(dir, 'project.assets.tar'), entries: 1109, versions: 6, assets: 2, missing_asset_files: [] });
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.type)).toEqual(['project', 'schema', ...Array(1109).fill('entry'), 'end']);
+    expect(lines.map((l) => l.type)).toEqual(['project', 'schema', 'asset', 'asset', ...Array(1109).fill('entry'), 'end']);
 
     const target = await b.project({ name: 'Target' });
-    const imported = await cli(['import', '--project', target.uuid, file], { DATABASE_URL: b.databaseUrl! });
+    const imported = await cli(['import', '--project', target.uuid, file], envB);
     expect(imported.code, imported.err).toBe(0);
-    expect(imported.json).toEqual({ entries: 1109, versions: 6, assets: 0 });
+    expect(imported.json).toEqual({ entries: 1109, versions: 6, assets: 2 });
 
     expect(await contentOf(b.database, target.uuid)).toEqual(await contentOf(a.database, source.uuid));
     const schemaOf = async (app: TestApp, p: TestProject) => (await app.request({ method: 'GET', url: '/api/project/schema', headers: p.headers })).body;
     expect(await schemaOf(b, target)).toEqual(await schemaOf(a, source));
 
     // What clients read is the same too: published reads (relations hydrated) and a labelled version.
-    for (const url of ['/api/posts', '/api/posts?state=draft&locale=de', `/api/posts/${lines[1104].uuid}/versions`]) {
+    for (const url of ['/api/posts', '/api/posts?state=draft&locale=de', `/api/posts/${lines[1106].uuid}/versions`, '/api/files']) {
       const [x, y] = await Promise.all([a.request({ method: 'GET', url, headers: source.headers }), b.request({ method: 'GET', url, headers: target.headers })]);
       expect(y.status, url).toBe(200);
       // Which API token made a version is not carried: tokens stay with the server that issued them.
       const withoutToken = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"created_by":\{[^}]*\}/g, '"created_by":null'));
       expect(y.body, url).toEqual(withoutToken(x.body));
     }
+    // The bytes came through the tar beside the NDJSON file.
+    for (const f of assetFiles) {
+      const served = await b.app.inject({ method: 'GET', url: `/files/${f.uuid}` });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(f.content)).toBe(true);
+    }
   });
 
   it('refuses a project that is not empty, and a truncated file, writing nothing', async () => {
     const file = join(dir, 'again.ndjson');
-    expect((await cli(['export', '--project', source.uuid, '--out', file], { DATABASE_URL: a.databaseUrl! })).code).toBe(0);
+    expect((await cli(['export', '--project', source.uuid, '--out', file], envA)).code).toBe(0);
     const full = await b.project({ name: 'Full' });
     await b.request({ method: 'POST', url: '/api/collections', headers: full.headers, body: { name: 'X', slug: 'x' } });
-    const refused = await cli(['import', '--project', full.uuid, file], { DATABASE_URL: b.databaseUrl! });
+    const refused = await cli(['import', '--project', full.uuid, file], envB);
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/The project is not empty/);
 
@@ -131,7 +150,7 @@ describe('cms export / cms import', () => {
     // Cut after the model (this database already holds the entries' uuids, from the previous test).
     await writeFile(truncated, lines.slice(0, 2).join('\n') + '\n');
     const empty = await b.project({ name: 'Empty' });
-    const cut = await cli(['import', '--project', empty.uuid, truncated], { DATABASE_URL: b.databaseUrl! });
+    const cut = await cli(['import', '--project', empty.uuid, truncated], envB);
     expect(cut.code).toBe(2);
     expect(cut.err).toMatch(/ends before its end record/);
     expect(await contentOf(b.database, empty.uuid)).toEqual([]);
@@ -139,7 +158,7 @@ describe('cms export / cms import', () => {
 
     // The same database it came from: uuids cannot be kept, and nothing is half-written.
     const same = await a.project({ name: 'Same database' });
-    const clash = await cli(['import', '--project', same.uuid, file], { DATABASE_URL: a.databaseUrl! });
+    const clash = await cli(['import', '--project', same.uuid, file], envA);
     expect(clash.code).toBe(2);
     expect(clash.err).toMatch(/already exists in this database/);
     expect(await contentOf(a.database, same.uuid)).toEqual([]);
