@@ -4,7 +4,9 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { Command, type Option } from 'commander';
 import { validationFailed } from '../errors.ts';
-import { archivePathFor, openArchiveReader, openArchiveWriter, type ArchiveWriter } from '../project-model/asset-archive.ts';
+import { assetStorage } from '../assets/storage.ts';
+import { archivePathFor, openArchiveReader, openArchiveWriter, storeAssetFile, type ArchiveWriter } from '../project-model/asset-archive.ts';
+import { remoteFile, remoteRecords, type RemoteSource } from '../project-model/remote.ts';
 import { exportProject } from '../project-model/export.ts';
 import { importProject } from '../project-model/import.ts';
 import { parseRecord, type ExportRecord } from '../project-model/records.ts';
@@ -95,21 +97,45 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
     );
 
   const importCommand = new Command('import')
-    .description('load an export file into an empty project, in one transaction (uuids, version numbers, labels and timestamps kept)')
-    .argument('<file>', 'the NDJSON file "cms export" wrote')
+    .description('load an export file, or a whole project from a running server (--from), into an empty project, in one transaction')
+    .argument('[file]', 'the NDJSON file "cms export" wrote (its assets tar beside it)')
     .addOption(projectOption())
+    .option('--from <base-url>', 'pull from a running server over its REST API instead of a file (e.g. https://cms.example.com)')
+    .option('--token <token>', 'with --from: an API token of the source project (read; admin also carries webhooks)')
+    .option('--from-project <uuid>', 'with --from: the source project\'s UUID')
     .addOption(jsonOption())
-    .action((file: string, o: { project: string; json?: boolean }) =>
+    .action((file: string | undefined, o: { project: string; from?: string; token?: string; fromProject?: string; json?: boolean }) => {
       choose({
         json: !!o.json,
         run: async (env) => {
+          if (o.from ? file !== undefined : file === undefined) throw validationFailed({ file: ['Give either an export file or --from <base-url>.'] });
+          if (o.from && (!o.token || !o.fromProject)) throw validationFailed({ from: ['--from needs --token and --from-project.'] });
           const ctx = await projectCtx(env, o.project);
           const bar = progressBar(env.progress, 'Importing entries');
-          const tarPath = archivePathFor(file);
+          const progress = (d: { entries: number }, t: { entries: number }) => bar.update(d.entries, Math.max(t.entries, d.entries));
+          const stored: Array<() => Promise<void>> = [];
+          if (o.from) {
+            const src: RemoteSource = { baseUrl: o.from, token: o.token!, projectUuid: o.fromProject!.toLowerCase() };
+            try {
+              const counts = await importProject(ctx, remoteRecords(src), {
+                progress,
+                assetFile: async (asset, key) => {
+                  if (await storeAssetFile(ctx.services, asset, key, await remoteFile(src, asset.uuid))) stored.push(() => assetStorage(ctx.services).delete(key));
+                },
+              });
+              return { json: counts, human: summary(`Imported ${o.from} project ${src.projectUuid} into project ${o.project}`, counts) };
+            } catch (err) {
+              for (const undo of stored) await undo().catch(() => {});
+              throw err;
+            } finally {
+              bar.finish();
+            }
+          }
+          const tarPath = archivePathFor(file!);
           const archive = existsSync(tarPath) ? openArchiveReader(ctx.services, tarPath) : undefined;
           try {
-            const counts = await importProject(ctx, readExportFile(file), {
-              progress: (d, t) => bar.update(d.entries, t.entries),
+            const counts = await importProject(ctx, readExportFile(file!), {
+              progress,
               assetFile: archive
                 ? (asset, key) => archive.restore(asset, key)
                 : () => Promise.reject(validationFailed({ assets: [`The export has asset files but ${tarPath} is not beside it.`] })),
@@ -123,7 +149,7 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
             await archive?.close();
           }
         },
-      }),
-    );
+      });
+    });
   return [exportCommand, importCommand];
 }

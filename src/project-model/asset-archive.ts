@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import type { Services } from '../context.ts';
 import { validationFailed } from '../errors.ts';
@@ -47,6 +48,13 @@ export async function openArchiveWriter(services: Services, path: string): Promi
       await done;
     },
   };
+}
+
+/** Stores bytes fetched from elsewhere (a remote server) as an asset's file; false when there were none. */
+export async function storeAssetFile(services: Services, asset: AssetRecord, storageKey: string, body: Readable | null): Promise<boolean> {
+  if (!body) return false;
+  await assetStorage(services).put(storageKey, body, { contentType: asset.mime_type, maxBytes: Math.max(services.config.UPLOAD_LIMIT_BYTES, asset.size) });
+  return true;
 }
 
 export interface ArchiveReader {
