@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Collection, Field } from '../db/generated/prisma/client.ts';
-import { Prisma, type PrismaClient, type Tx } from '../db/client.ts';
+import { Prisma, markJoinedTransaction, type PrismaClient, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { bumpSchemaRevision } from './schema-revision.ts';
@@ -48,6 +48,7 @@ const DEFERRED_EFFECTS = 'collections:deferred-effects';
  */
 export function joinTransaction(ctx: Ctx, tx: Tx, deferred?: SchemaEffects): Ctx {
   const memo = new Map<string, unknown>([[IN_TRANSACTION, true]]);
+  markJoinedTransaction(tx);
   if (deferred) memo.set(DEFERRED_EFFECTS, deferred);
   return { ...ctx, db: tx as PrismaClient, memo };
 }

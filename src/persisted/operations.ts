@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { authorize, type Ctx } from '../context.ts';
-import type { PrismaClient } from '../db/client.ts';
+import { withinTransaction, type PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 
 /**
@@ -68,7 +68,7 @@ function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<s
  */
 export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput): Promise<ManifestSummary> {
   const documents = input.documents === undefined ? undefined : checkedDocuments(input.documents);
-  await db.$transaction(async (tx) => {
+  await withinTransaction(db, async (tx) => {
     if (documents) {
       await tx.trustedDocument.deleteMany({ where: { projectId } });
       await tx.trustedDocument.createMany({ data: [...documents].map(([hash, document]) => ({ projectId, hash, document })) });

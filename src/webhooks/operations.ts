@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authorize, type Ctx } from '../context.ts';
+import { withinTransaction } from '../db/client.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { PING_EVENT } from './events.ts';
@@ -88,7 +89,7 @@ export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Prom
   const status = input.status ?? current.status;
   const enabling = status && !current.status;
   const disabling = !status && current.status;
-  const updated = await ctx.db.$transaction(async (tx) => {
+  const updated = await withinTransaction(ctx.db, async (tx) => {
     if (input.collectionIds !== undefined) {
       await tx.webhookCollection.deleteMany({ where: { webhookId: current.id } });
       if (input.collectionIds.length) {

@@ -173,6 +173,25 @@ describe('schema snapshot, diff and apply over REST', () => {
     expect(notADocument.body.errors.format[0]).toMatch(/content-gateway\/schema/);
   });
 
+  it('applies the same document on the embedded database (PGlite), webhook update and trusted documents included', async () => {
+    const doc = await snapshot(source);
+    const embedded = await startTestApp({ embedded: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    try {
+      const p = await embedded.project({ name: 'Embedded' });
+      const first = await embedded.request({ method: 'POST', url: '/api/project/schema/apply', headers: p.headers, body: doc });
+      expect(first.status, first.text).toBe(200);
+      const changed = structuredClone(doc);
+      changed.webhooks[0].events = ['content.published', 'content.unpublished'];
+      changed.trusted_documents.enforced = true;
+      const second = await embedded.request({ method: 'POST', url: '/api/project/schema/apply', headers: p.headers, body: changed });
+      expect(second.status, second.text).toBe(200);
+      expect(second.body.changes.map((c: { kind: string }) => c.kind).sort()).toEqual(['trusted_documents_enforcement', 'webhook']);
+      expect(await snapshot(p, embedded)).toEqual(changed);
+    } finally {
+      await embedded.close();
+    }
+  });
+
   it('needs admin', async () => {
     const reader = await source.tokenWith(['read', 'create', 'update', 'delete']);
     for (const [method, url] of [['GET', '/api/project/schema'], ['POST', '/api/project/schema/diff'], ['POST', '/api/project/schema/apply']]) {
