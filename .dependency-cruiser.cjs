@@ -7,13 +7,13 @@
  *        └───────────────┬───────────────────────────────┘
  *                    src/edge (per-request pipeline: authenticate, rate budget, read cache, error mapping)
  *                        │
- *   domains: src/{assets,auth,bulk,collections,content,filtering,live,persisted,projects,users,versions,webhooks,seed}
+ *   domains: src/{assets,auth,bulk,collections,content,filtering,live,persisted,project-model,projects,users,versions,webhooks,seed}
  *                        │
  *   kernel: src/context.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/serial-runner.ts ── src/db
  *
  * Type-only imports count: a cycle through types still ties the files' meaning together.
  */
-const DOMAINS = 'src/(assets|auth|bulk|collections|content|filtering|live|persisted|projects|users|versions|webhooks|seed)/';
+const DOMAINS = 'src/(assets|auth|bulk|collections|content|filtering|live|persisted|project-model|projects|users|versions|webhooks|seed)/';
 const SURFACES = 'src/(http|rest|graphql)/';
 
 module.exports = {

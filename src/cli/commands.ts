@@ -6,6 +6,8 @@ import { projectSet } from './project-settings.ts';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.ts';
 import { health, migrateCommand } from './system-commands.ts';
 import { trustedDocumentsCommand } from './trusted-document-commands.ts';
+import { schemaCommand } from './schema-commands.ts';
+import { transferCommands } from './transfer-commands.ts';
 import type { CommandOutput } from './output.ts';
 import type { CliEnv } from './env.ts';
 
@@ -38,6 +40,8 @@ Examples:
   $ cms token list --project <uuid>
   $ cms token revoke --project <uuid> cms_AbCdEfGh
   $ cms project list --json | jq -r '.[].uuid'
+  $ cms schema snapshot --project <uuid> > schema.json   # then, elsewhere: cms schema diff / apply
+  $ cms export --project <uuid> --out project.ndjson       # then: cms import --project <new uuid> project.ndjson
 
 Storage: DATABASE_URL (PostgreSQL) or, when unset, the embedded database in DATA_DIR (default
 ./.data); while a server owns the embedded database, the CLI goes through its socket.
@@ -49,7 +53,7 @@ Exit codes: 0 success, 2 bad usage or input, 1 anything else (database unreachab
  */
 export function buildProgram(version: string, io: { out(s: string): void; err(s: string): void }, choose: (c: Chosen) => void): Command {
   const program = new Command('cms')
-    .description('Operator command line of the content gateway: projects, API tokens, migrations, health.')
+    .description('Operator command line of the content gateway: projects, API tokens, schema and content transfer, migrations, health.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
@@ -122,7 +126,15 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
       choose({ json: !!o.json, run: (env) => tokenRevoke(env, { projectUuid: o.project, token: ref }) }),
     );
 
-  program.addCommand(trustedDocumentsCommand(choose, projectOption, jsonOption));
+  // Commands built apart get the program's settings (exit override, output, help after errors) this way.
+  const inherit = (parent: Command, child: Command): void => {
+    child.copyInheritedSettings(parent);
+    for (const c of child.commands) inherit(child, c as Command);
+  };
+  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption), ...transferCommands(choose, projectOption, jsonOption)]) {
+    program.addCommand(c);
+    inherit(program, c);
+  }
 
   program
     .command('migrate')

@@ -7,10 +7,14 @@ import { migrate } from '../db/migrate.ts';
 import { AppError } from '../errors.ts';
 import { buildProgram, UsageError, type Chosen } from './commands.ts';
 import type { CliEnv } from './env.ts';
+import type { Services } from '../context.ts';
+import { createWebhookRuntime } from '../webhooks/runtime.ts';
 
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /** Whether stderr is a terminal (progress bars are drawn only then). */
+  errIsTTY?: boolean;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -51,6 +55,7 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
   }
   const log = createLogger(processEnv.LOG_LEVEL ? config.LOG_LEVEL : 'warn', 'cms-cli');
   let database: Database | undefined;
+  let services: Services | undefined;
   const env: CliEnv = {
     async db(migrateFirst = true) {
       database ??= await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, poolSize: 2 });
@@ -59,6 +64,13 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
       return database;
     },
     redisUrl: () => config.REDIS_URL,
+    async services() {
+      const db = await env.db();
+      // No Redis, no queue, no cache: servers notice schema changes from the project row itself.
+      services ??= { config, log, database: db, webhooks: createWebhookRuntime({ config, database: db, log }), onClose: [], close: async () => {} };
+      return services;
+    },
+    progress: { write: (s) => io.err(s), isTTY: !!io.errIsTTY },
   };
   try {
     const output = await chosen.run(env);
@@ -79,6 +91,7 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
     io.err(`cms: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {
+    await services?.webhooks.close().catch(() => {});
     await database?.close().catch(() => {});
   }
 }

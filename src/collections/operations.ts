@@ -18,7 +18,7 @@ export { createField, updateField, deleteField, reorderFields, reorderFieldsRetu
 export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi'] as const; // docs, openapi: /api/docs and /api/openapi.json
 
 export type { CollectionWithFields } from './shared.ts';
-export { findCollection, joinTransaction } from './shared.ts';
+export { findCollection, inJoinedTransaction, joinTransaction } from './shared.ts';
 const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
 
 const slugSchema = z

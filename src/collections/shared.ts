@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Collection, Field } from '../db/generated/prisma/client.ts';
-import { Prisma, type PrismaClient, type Tx } from '../db/client.ts';
+import { Prisma, markJoinedTransaction, type PrismaClient, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { bumpSchemaRevision } from './schema-revision.ts';
@@ -37,14 +37,24 @@ export async function findCollection(db: Tx, projectId: number, slug: string): P
 }
 
 const IN_TRANSACTION = 'collections:in-transaction';
+const DEFERRED_EFFECTS = 'collections:deferred-effects';
 
 /**
  * A context whose operations join the caller's transaction instead of opening their own (seeding a
  * whole content model atomically). Prisma cannot nest interactive transactions on every adapter.
+ * Index work runs inside the transaction, unless `deferred` collects it for the caller to run after
+ * its commit (`applyAfterCommit`): a transaction that also rewrote entries (a field rename) has
+ * pending trigger events, and PostgreSQL builds no index on a table that has them.
  */
-export function joinTransaction(ctx: Ctx, tx: Tx): Ctx {
-  return { ...ctx, db: tx as PrismaClient, memo: new Map([[IN_TRANSACTION, true]]) };
+export function joinTransaction(ctx: Ctx, tx: Tx, deferred?: SchemaEffects): Ctx {
+  const memo = new Map<string, unknown>([[IN_TRANSACTION, true]]);
+  markJoinedTransaction(tx);
+  if (deferred) memo.set(DEFERRED_EFFECTS, deferred);
+  return { ...ctx, db: tx as PrismaClient, memo };
 }
+
+/** Whether `ctx` came from `joinTransaction` (its db already is a transaction). */
+export const inJoinedTransaction = (ctx: Ctx): boolean => ctx.memo.get(IN_TRANSACTION) === true;
 
 /**
  * Runs a schema change: one transaction that bumps the revision first; ctx.project follows it. The
@@ -54,8 +64,9 @@ export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx, effects: SchemaEffe
   const effects = new SchemaEffects();
   if (ctx.memo.get(IN_TRANSACTION)) {
     ctx.project = await bumpSchemaRevision(ctx.db, ctx.project.id);
-    const result = await fn(ctx.db, effects);
-    await applyInTransaction(ctx.db, effects);
+    const deferred = ctx.memo.get(DEFERRED_EFFECTS) as SchemaEffects | undefined;
+    const result = await fn(ctx.db, deferred ?? effects);
+    if (!deferred) await applyInTransaction(ctx.db, effects);
     return result;
   }
   let result: T;

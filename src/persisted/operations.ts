@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { authorize, type Ctx } from '../context.ts';
-import type { PrismaClient } from '../db/client.ts';
+import { withinTransaction, type PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { lockProjectRow } from '../projects/operations.ts';
 import { isUuid } from '../uuid.ts';
@@ -70,7 +70,7 @@ function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<s
  */
 export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput): Promise<ManifestSummary> {
   const documents = input.documents === undefined ? undefined : checkedDocuments(input.documents);
-  await db.$transaction(async (tx) => {
+  await withinTransaction(db, async (tx) => {
     // Concurrent replacements queue: otherwise two would both clear the list and insert the same
     // hashes (a unique violation, a 500), or both create the missing manifest row.
     await lockProjectRow(tx, projectId);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authorize, type Ctx } from '../context.ts';
+import { withinTransaction } from '../db/client.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { PING_EVENT } from './events.ts';
@@ -88,7 +89,7 @@ export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Prom
   const status = input.status ?? current.status;
   const enabling = status && !current.status;
   const disabling = !status && current.status;
-  const updated = await ctx.db.$transaction(async (tx) => {
+  const updated = await withinTransaction(ctx.db, async (tx) => {
     // The row first: it locks it, so concurrent updates of one webhook queue and each replaces the
     // links the previous one left (links first, two would insert the same pair: a 500).
     await tx.webhook.update({
