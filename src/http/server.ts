@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { authorize } from '../context.ts';
@@ -23,6 +22,7 @@ import { registerMethodNotAllowed } from './method-not-allowed.ts';
 import { registerResponseHeaders } from './response-headers.ts';
 import { combineObservers, registerResponseObservers } from './response-observers.ts';
 import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
+import { clientErrorHandler, createApiServer } from './connections.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -43,17 +43,13 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   // answerer needs the app's observers and drain state, so it is set once they exist.
   let early: EarlyAnswer | undefined;
   const app = Fastify({
-    serverFactory: (handler, opts) => {
-      const server = createServer((req, res) => {
+    // Timeouts and the per-address connection cap: src/http/connections.ts.
+    serverFactory: (handler) =>
+      createApiServer(services.config, (req, res) => {
         if (early?.(req, res)) return;
         handler(req, res);
-      });
-      // What Fastify sets on a server it makes itself.
-      const { keepAliveTimeout, requestTimeout } = opts as { keepAliveTimeout?: number; requestTimeout?: number };
-      server.keepAliveTimeout = keepAliveTimeout ?? 72_000;
-      server.requestTimeout = requestTimeout ?? 0;
-      return server;
-    },
+      }),
+    clientErrorHandler: clientErrorHandler(services.config),
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
