@@ -23,6 +23,7 @@ import { registerResponseHeaders } from './response-headers.ts';
 import { combineObservers, registerResponseObservers } from './response-observers.ts';
 import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
 import { clientErrorHandler, createApiServer } from './connections.ts';
+import { refuseJsonBodies, registerRequestBodies } from './request-body.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -75,18 +76,7 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
 
-  // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless POSTs such as publish).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new SyntaxError('The request body is not valid JSON.');
-      done(err, undefined);
-    }
-  });
+  registerRequestBodies(app, services.config.BODY_LIMIT_BYTES);
 
   // Every parsed request value is checked once, before authentication and before any operation:
   // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
@@ -101,7 +91,10 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   // Upload routes live in their own scope so only they get the multipart parser.
   const scoped = new Set(multipartRoutes);
   for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, services, route);
-  await app.register((scope) => mountMultipartRoutes(scope, services, registerRoute));
+  await app.register(async (scope) => {
+    refuseJsonBodies(scope, 'multipart/form-data');
+    await mountMultipartRoutes(scope, services, registerRoute);
+  });
   await mountGraphql(app, services);
   mountStaticAssets(app);
   early = cachedReadAnswerer(services, {

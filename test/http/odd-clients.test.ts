@@ -1,0 +1,114 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { fuzzWorld, tableChecksum } from '../fuzz/harness.ts';
+
+/**
+ * Issue 27 §5: odd clients. Media types and encodings a route does not take, numbers written the
+ * way no number field means them, LIKE wildcards in searches, prototype-named keys, malformed
+ * query strings and JSON text in `where`: each a clear 4xx naming the problem, nothing written.
+ */
+describe('odd clients', () => {
+  let t: TestApp;
+  let headers: Record<string, string>;
+  let before: string;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { BODY_LIMIT_BYTES: '65536' } });
+    headers = (await fuzzWorld(t)).p.headers;
+  });
+  afterAll(async () => t?.close());
+  beforeEach(async () => {
+    before = await tableChecksum(t);
+  });
+
+  const send = (method: string, url: string, extra: Record<string, string>, payload?: string | Buffer) =>
+    t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...extra }, payload });
+  const entry = JSON.stringify({ data: { title: 'odd' } });
+
+  describe('media types and charsets a route does not take: 415 before the body is read', () => {
+    it.each([
+      ['text/plain', entry],
+      ['text/plain; charset=utf-8', entry],
+      ['application/xml', '<data><title>odd</title></data>'],
+      ['application/x-www-form-urlencoded', 'data[title]=odd'],
+      ['application/json; charset=utf-16', entry],
+      ['application/json; charset=iso-8859-1', entry],
+    ])('POST /api/posts with %s', async (type, payload) => {
+      const res = await send('POST', '/api/posts', { 'content-type': type }, payload);
+      expect(res.statusCode, res.body).toBe(415);
+      expect(res.json()).toEqual({ message: expect.any(String) });
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it('GraphQL answers text/plain with 415 in its own shape', async () => {
+      const res = await send('POST', '/graphql', { 'content-type': 'text/plain' }, JSON.stringify({ query: '{ __typename }' }));
+      expect(res.statusCode).toBe(415);
+      expect(res.json().errors[0].extensions).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
+    });
+
+    it('an upload route answers a JSON body with 415', async () => {
+      const res = await send('POST', '/api/files', { 'content-type': 'application/json' }, JSON.stringify({ file: 'x' }));
+      expect(res.statusCode, res.body).toBe(415);
+      expect(res.json().message).toContain('multipart/form-data');
+    });
+
+    it('UTF-8 JSON, labelled or not, is taken', async () => {
+      for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"']) {
+        const res = await send('POST', '/api/posts', { 'content-type': type }, JSON.stringify({ data: { title: 'é ✓' } }));
+        expect(res.statusCode, `${type}: ${res.body}`).toBe(201);
+        expect(res.json().fields.title).toBe('é ✓');
+      }
+    });
+  });
+
+  describe('Content-Encoding: decoded within the body limit, or 415', () => {
+    const body = JSON.stringify({ data: { title: 'compressed' } });
+    it.each([
+      ['gzip', gzipSync(body)],
+      ['deflate', deflateSync(body)],
+      ['br', brotliCompressSync(body)],
+      ['GZIP', gzipSync(body)],
+    ])('a %s body is decoded', async (coding, payload) => {
+      const res = await send('POST', '/api/posts', { 'content-type': 'application/json', 'content-encoding': coding }, payload);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().fields.title).toBe('compressed');
+    });
+
+    it('a gzip GraphQL request is decoded', async () => {
+      const res = await send('POST', '/graphql', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(JSON.stringify({ query: '{ __typename }' })));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ data: { __typename: 'Query' } });
+    });
+
+    it('a plain body labelled gzip is 400 naming the coding', async () => {
+      const res = await send('POST', '/api/posts', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ message: 'The request body is not valid gzip data.' });
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it('a body that decodes past the body limit is 413, however small it arrives', async () => {
+      const bomb = gzipSync(JSON.stringify({ data: { title: 'x'.repeat(50 * 65536) } }));
+      expect(bomb.length).toBeLessThan(65536);
+      const res = await send('POST', '/api/posts', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb);
+      expect(res.statusCode, res.body).toBe(413);
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it.each([
+      ['compress', 'application/json'],
+      ['gzip, br', 'application/json'],
+      ['zstd', 'application/json'],
+    ])('Content-Encoding %s is 415', async (coding, type) => {
+      const res = await send('POST', '/api/posts', { 'content-type': type, 'content-encoding': coding }, body);
+      expect(res.statusCode, res.body).toBe(415);
+      expect(res.json().message).toContain('Content-Encoding');
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it('an encoded upload is 415', async () => {
+      const res = await send('POST', '/api/files', { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, gzipSync('--x--\r\n'));
+      expect(res.statusCode, res.body).toBe(415);
+    });
+  });
+});
