@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { fuzzWorld, tableChecksum } from '../fuzz/harness.ts';
+import { upload } from '../assets/helpers.ts';
 
 /**
  * Issue 27 §5: odd clients. Media types and encodings a route does not take, numbers written the
@@ -11,10 +12,13 @@ import { fuzzWorld, tableChecksum } from '../fuzz/harness.ts';
 describe('odd clients', () => {
   let t: TestApp;
   let headers: Record<string, string>;
+  let projectUuid: string;
   let before: string;
   beforeAll(async () => {
     t = await startTestApp({ env: { BODY_LIMIT_BYTES: '65536' } });
-    headers = (await fuzzWorld(t)).p.headers;
+    const w = await fuzzWorld(t);
+    headers = w.p.headers;
+    projectUuid = w.p.uuid;
   });
   afterAll(async () => t?.close());
   beforeEach(async () => {
@@ -109,6 +113,60 @@ describe('odd clients', () => {
     it('an encoded upload is 415', async () => {
       const res = await send('POST', '/api/files', { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, gzipSync('--x--\r\n'));
       expect(res.statusCode, res.body).toBe(415);
+    });
+  });
+
+  describe('numbers are read in decimal notation only', () => {
+    it.each(['0x10', '0X1A', '0b1', '0o7', 'Infinity', '-Infinity', '1_000', '12px'])('a number field refuses %j', async (views) => {
+      const res = await t.request({ method: 'POST', url: '/api/posts', headers, body: { data: { title: 'n', views } } });
+      expect(res.status, res.text).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['data.views']);
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it.each([
+      ['16', 16],
+      [' -2.5 ', -2.5],
+      ['1e3', 1000],
+      ['.5', 0.5],
+    ])('a number field takes %j as %d', async (views, stored) => {
+      const res = await t.request({ method: 'POST', url: '/api/posts', headers, body: { data: { title: 'n', views } } });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.fields.views).toBe(stored);
+    });
+
+    it('page numbers of the users list are decimal too', async () => {
+      for (const q of ['page=0x2', 'per_page=0x10', 'page=Infinity']) {
+        const res = await t.request({ method: 'GET', url: `/api/project/users?${q}`, headers });
+        expect(res.status, `${q}: ${res.text}`).toBe(422);
+      }
+      expect((await t.request({ method: 'GET', url: '/api/project/users?page=1&per_page=10', headers })).status).toBe(200);
+    });
+  });
+
+  describe('searches take % and _ literally', () => {
+    it('users: ?search=_ and ?search=%25 find only addresses holding them', async () => {
+      for (const email of ['first_last@example.com', 'firstlast@example.com']) {
+        const res = await t.request({ method: 'POST', url: '/api/auth/signup', headers: { 'project-id': projectUuid }, body: { email, password: 'correct horse battery' } });
+        expect(res.status, res.text).toBe(201);
+      }
+      const emails = async (search: string) =>
+        (await t.request({ method: 'GET', url: `/api/project/users?search=${search}`, headers })).body.data.map((u: { email: string }) => u.email).sort();
+      expect(await emails('_')).toEqual(['first_last@example.com']);
+      expect(await emails('%25')).toEqual([]);
+      expect(await emails('%5C')).toEqual([]);
+      expect(await emails('first')).toEqual(['first_last@example.com', 'firstlast@example.com']);
+    });
+
+    it('files: ?search=_ and ?search=%25 find only names holding them', async () => {
+      for (const filename of ['report_2024.txt', 'report2024.txt', '100%.txt']) {
+        expect((await upload(t, headers, { filename, contentType: 'text/plain', content: 'x' })).status).toBe(201);
+      }
+      const names = async (search: string) =>
+        (await t.request({ method: 'GET', url: `/api/files?search=${search}`, headers })).body.data.map((f: { original_filename: string }) => f.original_filename).sort();
+      expect(await names('_')).toEqual(['report_2024.txt']);
+      expect(await names('%25')).toEqual(['100%.txt']);
+      expect(await names('report')).toEqual(['report2024.txt', 'report_2024.txt']);
     });
   });
 });
