@@ -34,3 +34,15 @@ export function decimalNumber(s: string): number {
   const t = s.trim();
   return DECIMAL.test(t) ? Number(t) : NaN;
 }
+
+/**
+ * Keys no map the API accepts may hold: JavaScript gives them meaning on every object (`__proto__`
+ * sets the prototype when a parsed value is copied or assigned key by key, `constructor` and
+ * `prototype` are found on any object looked up by key). Refused at the edge in every request value
+ * (src/edge/input-guard.ts), and as field names, which become keys of entry data.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isReservedKey(key: string): boolean {
+  return RESERVED_KEYS.has(key);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isReservedKey } from '../text.ts';
 import type { ErrorBag } from '../errors.ts';
 import { FIELD_TYPES, type FieldOptions, type FieldType, type FieldValidations } from './model.ts';
 
@@ -114,7 +115,8 @@ const baseDoc = z.object({
   name: z
     .string({ error: 'The name is required.' })
     .max(60)
-    .regex(KEBAB_RE, 'The name may only contain lowercase letters, digits and single dashes (e.g. "cover-image").'),
+    .regex(KEBAB_RE, 'The name may only contain lowercase letters, digits and single dashes (e.g. "cover-image").')
+    .refine((n) => !isReservedKey(n), 'The names constructor and prototype are reserved; choose another.'),
   description: z.string().max(2000).nullish(),
   placeholder: z.string().max(255).nullish(),
   options: z.record(z.string(), z.unknown()).nullish(),

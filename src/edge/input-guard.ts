@@ -1,5 +1,5 @@
 import { AppError, validationFailed } from '../errors.ts';
-import { unstorableText } from '../text.ts';
+import { isReservedKey, unstorableText } from '../text.ts';
 
 /**
  * One pass over a parsed request value (query, body, path parameters, GraphQL variables) that finds
@@ -8,6 +8,8 @@ import { unstorableText } from '../text.ts';
  * - unpaired UTF-16 surrogates: not Unicode, so not valid UTF-8 text or jsonb (22P05);
  * - nesting deeper than MAX_INPUT_DEPTH: recursive code further in (validation, serialisation,
  *   GraphQL variable coercion) would overflow the stack long before a legitimate value gets there.
+ * - keys named `__proto__`, `constructor` or `prototype` (src/text.ts, `isReservedKey`): copied key by
+ *   key into an ordinary object they change its prototype or read as what every object inherits.
  * Keys are checked as well as values. The walk is iterative, so hostile depth cannot overflow it.
  */
 
@@ -76,7 +78,12 @@ export function findInputProblem(value: unknown, root = ''): InputProblem | null
         const path = pathOf(node, root);
         return { path, message: `A key in ${path === 'body' ? 'the body' : `the ${path} field`} ${problem}, which cannot be stored.` };
       }
-      stack.push({ value: (v as Record<string, unknown>)[key], key, parent: node, depth: node.depth + 1 });
+      const child: Node = { value: (v as Record<string, unknown>)[key], key, parent: node, depth: node.depth + 1 };
+      if (isReservedKey(key)) {
+        const path = pathOf(child, root);
+        return { path, message: `The key "${key}" (${path}) is not allowed: __proto__, constructor and prototype are reserved names.` };
+      }
+      stack.push(child);
     }
   }
   return null;
@@ -89,6 +96,8 @@ export interface RequestParts {
   body?: unknown;
   /** The GraphQL endpoint: its `query` field is a document, and GET carries `variables` as JSON text. */
   graphql?: boolean;
+  /** The request target as sent (path and query string), for what the query parser forgives or drops. */
+  url?: string;
 }
 
 /**
@@ -99,6 +108,8 @@ export interface RequestParts {
 export function requestInputError(parts: RequestParts): AppError | null {
   const inParams = findInputProblem(parts.params, '');
   if (inParams) return new AppError('BAD_REQUEST', `The URL is malformed: ${lowerFirst(inParams.message)}`, { errors: { [inParams.path]: [inParams.message] } });
+  const inQueryString = parts.url === undefined ? null : queryStringError(parts.url);
+  if (inQueryString) return inQueryString;
   const found = findInputProblem(parts.query, '') ?? findInputProblem(parts.body, '') ?? (parts.graphql ? graphqlGetProblem(parts.query) : null);
   if (!found) return null;
   if (parts.graphql && (found.path === 'query' || found.path.startsWith('query.'))) {
@@ -106,6 +117,49 @@ export function requestInputError(parts: RequestParts): AppError | null {
   }
   return validationFailed({ [found.path]: [found.message] });
 }
+
+/**
+ * What the query-string parser would hide: a parameter whose percent-encoding does not decode (a `%`
+ * not followed by two hex digits, bytes that are not UTF-8) is kept as raw text by the parser, and
+ * a `__proto__` segment (`where[__proto__][eq]=1`) is dropped. The first is the URL being malformed
+ * (400, as in the path), the second a reserved key (422, as in a body). Both name the parameter.
+ */
+export function queryStringError(url: string): AppError | null {
+  const at = url.indexOf('?');
+  if (at < 0) return null;
+  const query = url.slice(at + 1);
+  if (!MAY_NEED_A_LOOK.test(query)) return null;
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const key = decodeComponent(rawKey);
+    const name = key === null ? rawKey.slice(0, 100) : keyPath(key);
+    if (key === null || (eq >= 0 && decodeComponent(pair.slice(eq + 1)) === null)) {
+      const message = `The ${name} query parameter is malformed: every % must start a valid percent-encoded UTF-8 sequence (%XX).`;
+      return new AppError('BAD_REQUEST', `The URL is malformed: ${lowerFirst(message)}`, { errors: { [name]: [message] } });
+    }
+    const reserved = key.split(/[[\]]+/).find(isReservedKey);
+    if (reserved !== undefined) {
+      return validationFailed({ [name]: [`The key "${reserved}" (${name}) is not allowed: __proto__, constructor and prototype are reserved names.`] });
+    }
+  }
+  return null;
+}
+
+/** Only a query string with a `%` or a reserved name can hold either problem; most have neither. */
+const MAY_NEED_A_LOOK = /%|__proto__|constructor|prototype/;
+
+function decodeComponent(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/** `where[title][eq]` as the guard names fields elsewhere: `where.title.eq`. */
+const keyPath = (key: string): string => key.split(/[[\]]+/).filter(Boolean).join('.') || key;
 
 /** GraphQL over GET: `variables` and `extensions` are JSON text inside the query string. */
 function graphqlGetProblem(query: unknown): InputProblem | null {

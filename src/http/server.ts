@@ -84,7 +84,7 @@ export async function buildServer(services: EdgeServices): Promise<FastifyInstan
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
     // The raw path, not `routeOptions` (a getter that builds an object on every read).
-    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url) });
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url });
     if (refused) throw refused;
   });
 

@@ -169,4 +169,89 @@ describe('odd clients', () => {
       expect(await names('report')).toEqual(['report2024.txt', 'report_2024.txt']);
     });
   });
+
+  describe('keys named __proto__, constructor or prototype are refused in every map (422 naming them)', () => {
+    const manifest = () => t.request({ method: 'GET', url: '/api/project/trusted-documents', headers });
+
+    it('the trusted-document manifest is not replaced by a body whose only key is __proto__', async () => {
+      const put = (payload: string) => send('PUT', '/api/project/trusted-documents', { 'content-type': 'application/json' }, payload);
+      expect((await put(JSON.stringify({ documents: ['{ __typename }'] }))).statusCode).toBe(200);
+      const kept = (await manifest()).body;
+      expect(kept.documents).toHaveLength(1);
+      for (const key of ['__proto__', 'constructor', 'prototype']) {
+        const res = await put(`{"documents":{"${key}":"{ __typename }"}}`);
+        expect(res.statusCode, res.body).toBe(422);
+        expect(Object.keys(res.json().errors)).toEqual([`documents.${key}`]);
+      }
+      expect((await manifest()).body).toEqual(kept);
+    });
+
+    it.each([
+      ['entry data', '/api/posts', '{"data":{"title":"p","meta":{"__proto__":{"admin":true}}}}', 'data.meta.__proto__'],
+      ['a JSON field', '/api/posts', '{"data":{"title":"p","meta":{"a":[{"constructor":1}]}}}', 'data.meta.a.0.constructor'],
+      ['the body itself', '/api/posts', '{"data":{"title":"p"},"prototype":1}', 'prototype'],
+      ['GraphQL variables', '/graphql', JSON.stringify({ query: 'mutation($d: JSON!) { createEntry(collection: "posts", data: $d) { uuid } }' }).replace('}"}', '}","variables":{"d":{"title":"p","__proto__":{"x":1}}}}'), 'variables.d.__proto__'],
+    ])('in %s', async (_what, url, payload, key) => {
+      const res = await send('POST', url, { 'content-type': 'application/json' }, payload);
+      const body = res.json();
+      const errors = url === '/graphql' ? body.errors[0].extensions.errors : body.errors;
+      expect(res.statusCode, res.body).toBe(422);
+      expect(Object.keys(errors)).toEqual([key]);
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it.each([
+      ['/api/posts?where[__proto__][eq]=1', 'where.__proto__.eq'],
+      ['/api/posts?where[meta][constructor]=1', 'where.meta.constructor'],
+      ['/api/posts?%5F%5Fproto%5F%5F[x]=1', '__proto__.x'],
+      ['/api/posts?constructor=1', 'constructor'],
+    ])('in the query string: %s', async (url, key) => {
+      const res = await t.request({ method: 'GET', url, headers });
+      expect(res.status, res.text).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([key]);
+    });
+
+    it('in JSON written inline in a GraphQL document', async () => {
+      const res = await t.graphql('mutation { createEntry(collection: "posts", data: { title: "p", meta: { __proto__: { x: 1 } } }) { uuid } }', undefined, headers);
+      expect(res.body.errors[0].message, JSON.stringify(res.body)).toContain('"__proto__" (JSON.meta.__proto__) is not allowed');
+      expect(res.body.data ?? null).toBeNull();
+      expect(await tableChecksum(t)).toBe(before);
+    });
+
+    it('as a field name', async () => {
+      for (const name of ['constructor', 'prototype']) {
+        const res = await t.request({ method: 'POST', url: '/api/collections/posts/fields', headers, body: { type: 'text', label: 'X', name } });
+        expect(res.status, res.text).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(['name']);
+      }
+    });
+  });
+
+  describe('malformed percent-encoding in the query string is 400, as in the path', () => {
+    it.each([
+      ['/api/posts?locale=%zz', 'locale'],
+      ['/api/posts?where[title][eq]=%ff', 'where.title.eq'],
+      ['/api/posts?where[title][eq]=a%E0%A4%A', 'where.title.eq'],
+      ['/api/posts?where[title][like]=%ED%A0%80', 'where.title.like'],
+      ['/api/files?search=100%', 'search'],
+      ['/api/posts?loc%zzale=en', 'loc%zzale'],
+      ['/api/project/users?search=%C3', 'search'],
+    ])('%s', async (url, key) => {
+      const res = await t.request({ method: 'GET', url, headers });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.message).toContain('The URL is malformed');
+      expect(Object.keys(res.body.errors)).toEqual([key]);
+    });
+
+    it('on GraphQL over GET, in GraphQL shape', async () => {
+      const res = await t.request({ method: 'GET', url: '/graphql?query=%7B__typename%7D&variables=%zz', headers });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', errors: { variables: [expect.any(String)] } });
+    });
+
+    it('well-formed encodings still decode (%25, +, UTF-8)', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/posts?where[title][eq]=100%25+%C3%A9', headers });
+      expect(res.status, res.text).toBe(200);
+    });
+  });
 });
