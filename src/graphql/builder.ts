@@ -6,7 +6,7 @@ import { getDatamodel } from '../db/generated/pothos-types.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import type { Ctx } from '../context.ts';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
-import { findInputProblem } from '../edge/input-guard.ts';
+import { findInputProblem } from '../input-problems.ts';
 
 /** GraphQL context: authentication is lazy so introspection (GraphiQL) works before headers are set. */
 export interface GraphQLContext {

@@ -254,4 +254,24 @@ describe('odd clients', () => {
       expect(res.status, res.text).toBe(200);
     });
   });
+
+  describe('JSON text inside a where value is held to the same rules as the request', () => {
+    it.each([
+      ['a NUL escape', '{"a":"\\u0000"}', /NUL/],
+      ['a lone surrogate escape', '{"a":"\\ud800"}', /surrogate/],
+      ['a NUL escape in a list', '["x","\\u0000"]', /NUL/],
+      ['a reserved key', '{"__proto__":{"a":1}}', /reserved/],
+    ])('%s on a json field: 422 naming the parameter', async (_what, json, message) => {
+      const op = json.startsWith('[') ? 'in' : 'eq';
+      const res = await t.request({ method: 'GET', url: `/api/posts?where[meta][${op}]=${encodeURIComponent(json)}`, headers });
+      expect(res.status, res.text).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([`where.meta.${op}`]);
+      expect(res.body.errors[`where.meta.${op}`][0]).toMatch(message);
+    });
+
+    it('the same through GraphQL', async () => {
+      const res = await t.graphql('query($w: JSON) { entries(collection: "posts", where: $w) { total } }', { w: { meta: { eq: '{"a":"\\u0000"}' } } }, headers);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 422, errors: { 'where.meta.eq': [expect.stringMatching(/NUL/)] } });
+    });
+  });
 });
