@@ -120,6 +120,14 @@ describe('slow and greedy clients', () => {
     expect(await c.waitClosed(PATIENCE_MS)).toBe(true);
   });
 
+  it('headers past 16 KiB are 431 in the API shape', async () => {
+    const c = await open(port);
+    c.socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(await c.waitClosed(PATIENCE_MS)).toBe(true);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1])).toEqual({ message: 'The request headers are too large.' });
+  });
+
   it('one address holds at most the cap of connections; the next is refused with 429 until one closes', async () => {
     const held: Client[] = [];
     for (let i = 0; i < 4; i++) held.push(await open(port));
