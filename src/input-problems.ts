@@ -9,8 +9,8 @@ import { isReservedKey, unstorableText } from './text.ts';
  * - unpaired UTF-16 surrogates: not Unicode, so not valid UTF-8 text or jsonb (22P05);
  * - nesting deeper than MAX_INPUT_DEPTH: recursive code further in (validation, serialisation,
  *   GraphQL variable coercion) would overflow the stack long before a legitimate value gets there.
- * - keys named `__proto__`, `constructor` or `prototype` (src/text.ts, `isReservedKey`): copied key by
- *   key into an ordinary object they change its prototype or read as what every object inherits.
+ * - keys named `__proto__` (src/text.ts, `isReservedKey`): copied key by key into an ordinary object
+ *   it changes the object's prototype.
  * Keys are checked as well as values. The walk is iterative, so hostile depth cannot overflow it.
  */
 
@@ -82,7 +82,7 @@ export function findInputProblem(value: unknown, root = ''): InputProblem | null
       const child: Node = { value: (v as Record<string, unknown>)[key], key, parent: node, depth: node.depth + 1 };
       if (isReservedKey(key)) {
         const path = pathOf(child, root);
-        return { path, message: `The key "${key}" (${path}) is not allowed: __proto__, constructor and prototype are reserved names.` };
+        return { path, message: `The key "${key}" (${path}) is not allowed: __proto__ is a reserved name.` };
       }
       stack.push(child);
     }

@@ -36,13 +36,13 @@ export function decimalNumber(s: string): number {
 }
 
 /**
- * Keys no map the API accepts may hold: JavaScript gives them meaning on every object (`__proto__`
- * sets the prototype when a parsed value is copied or assigned key by key, `constructor` and
- * `prototype` are found on any object looked up by key). Refused at the edge in every request value
- * (src/edge/input-guard.ts), and as field names, which become keys of entry data.
+ * The key no map the API accepts may hold: `__proto__` sets an object's prototype when a parsed value
+ * is copied or assigned key by key, and parsers disagree about it (JSON.parse keeps it as data, the
+ * query-string parser drops it). Refused at the edge in every request value (src/edge/input-guard.ts).
+ * `constructor` and `prototype` stay ordinary keys: they are valid field names with stored data, and
+ * every lookup of a name in request or entry data is of an own key (test/content/own-keys.test.ts),
+ * so they never reach what objects inherit.
  */
-const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
 export function isReservedKey(key: string): boolean {
-  return RESERVED_KEYS.has(key);
+  return key === '__proto__';
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isReservedKey } from '../text.ts';
 import type { ErrorBag } from '../errors.ts';
 import { FIELD_TYPES, type FieldOptions, type FieldType, type FieldValidations } from './model.ts';
 
@@ -115,8 +114,7 @@ const baseDoc = z.object({
   name: z
     .string({ error: 'The name is required.' })
     .max(60)
-    .regex(KEBAB_RE, 'The name may only contain lowercase letters, digits and single dashes (e.g. "cover-image").')
-    .refine((n) => !isReservedKey(n), 'The names constructor and prototype are reserved; choose another.'),
+    .regex(KEBAB_RE, 'The name may only contain lowercase letters, digits and single dashes (e.g. "cover-image").'),
   description: z.string().max(2000).nullish(),
   placeholder: z.string().max(255).nullish(),
   options: z.record(z.string(), z.unknown()).nullish(),

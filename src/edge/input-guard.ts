@@ -60,14 +60,14 @@ export function queryStringError(url: string): AppError | null {
     }
     const reserved = key.split(/[[\]]+/).find(isReservedKey);
     if (reserved !== undefined) {
-      return validationFailed({ [name]: [`The key "${reserved}" (${name}) is not allowed: __proto__, constructor and prototype are reserved names.`] });
+      return validationFailed({ [name]: [`The key "${reserved}" (${name}) is not allowed: __proto__ is a reserved name.`] });
     }
   }
   return null;
 }
 
-/** Only a query string with a `%` or a reserved name can hold either problem; most have neither. */
-const MAY_NEED_A_LOOK = /%|__proto__|constructor|prototype/;
+/** Only a query string with a `%` or a reserved key can hold either problem; most have neither. */
+const MAY_NEED_A_LOOK = /%|__proto__/;
 
 function decodeComponent(s: string): string | null {
   try {

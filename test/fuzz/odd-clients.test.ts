@@ -7,7 +7,7 @@ import { TIMEOUT, expectSane, fuzzParams, fuzzWorld, malformedPercent, tableChec
 
 /**
  * Issue 27 §5, generated: media types, charsets and content codings; malformed percent-encoding in
- * any query parameter; reserved keys at any depth of any accepted map; number strings; LIKE
+ * any query parameter; `__proto__` keys at any depth of any accepted map; number strings; LIKE
  * wildcards in searches. Each property states the whole rule, so any generated case that breaks it
  * fails with the seed that reproduces it.
  */
@@ -93,9 +93,9 @@ describe('fuzz: odd clients (issue 27 §5)', () => {
     }
   };
 
-  /** A JSON value with one reserved key planted at a generated depth, and the key's dotted path. */
+  /** A JSON value with a `__proto__` key planted at a generated depth, and the key's dotted path. */
   const planted = fc
-    .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.array(fc.oneof(fc.constantFrom('a', 'b', 'x-y'), fc.nat(2)), { maxLength: 5 }))
+    .tuple(fc.constant('__proto__'), fc.array(fc.oneof(fc.constantFrom('a', 'b', 'x-y'), fc.nat(2)), { maxLength: 5 }))
     .map(([key, trail]) => {
       let value: unknown = JSON.parse(`{"${key}":1}`);
       for (let i = trail.length - 1; i >= 0; i--) {
@@ -105,7 +105,7 @@ describe('fuzz: odd clients (issue 27 §5)', () => {
       return { key, value, path: [...trail.map(String), key].join('.') };
     });
 
-  it('a key named __proto__, constructor or prototype at any depth of any accepted map is 422 naming it', async () => {
+  it('a key named __proto__ at any depth of any accepted map is 422 naming it', async () => {
     const targets = fc.constantFrom(
       { url: '/api/posts', wrap: (v: string) => `{"data":{"title":"p","meta":${v}}}`, prefix: 'data.meta.' },
       { url: '/api/bulk/posts/entries', wrap: (v: string) => `{"items":[{"data":{"title":"p","meta":${v}}}]}`, prefix: 'items.0.data.meta.' },

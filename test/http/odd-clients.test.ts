@@ -170,7 +170,7 @@ describe('odd clients', () => {
     });
   });
 
-  describe('keys named __proto__, constructor or prototype are refused in every map (422 naming them)', () => {
+  describe('a key named __proto__ is refused in every map (422 naming it)', () => {
     const manifest = () => t.request({ method: 'GET', url: '/api/project/trusted-documents', headers });
 
     it('the trusted-document manifest is not replaced by a body whose only key is __proto__', async () => {
@@ -178,18 +178,16 @@ describe('odd clients', () => {
       expect((await put(JSON.stringify({ documents: ['{ __typename }'] }))).statusCode).toBe(200);
       const kept = (await manifest()).body;
       expect(kept.documents).toHaveLength(1);
-      for (const key of ['__proto__', 'constructor', 'prototype']) {
-        const res = await put(`{"documents":{"${key}":"{ __typename }"}}`);
-        expect(res.statusCode, res.body).toBe(422);
-        expect(Object.keys(res.json().errors)).toEqual([`documents.${key}`]);
-      }
+      const res = await put('{"documents":{"__proto__":"{ __typename }"}}');
+      expect(res.statusCode, res.body).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual(['documents.__proto__']);
       expect((await manifest()).body).toEqual(kept);
     });
 
     it.each([
       ['entry data', '/api/posts', '{"data":{"title":"p","meta":{"__proto__":{"admin":true}}}}', 'data.meta.__proto__'],
-      ['a JSON field', '/api/posts', '{"data":{"title":"p","meta":{"a":[{"constructor":1}]}}}', 'data.meta.a.0.constructor'],
-      ['the body itself', '/api/posts', '{"data":{"title":"p"},"prototype":1}', 'prototype'],
+      ['a JSON field', '/api/posts', '{"data":{"title":"p","meta":{"a":[{"__proto__":1}]}}}', 'data.meta.a.0.__proto__'],
+      ['the body itself', '/api/posts', '{"data":{"title":"p"},"__proto__":1}', '__proto__'],
       ['GraphQL variables', '/graphql', JSON.stringify({ query: 'mutation($d: JSON!) { createEntry(collection: "posts", data: $d) { uuid } }' }).replace('}"}', '}","variables":{"d":{"title":"p","__proto__":{"x":1}}}}'), 'variables.d.__proto__'],
     ])('in %s', async (_what, url, payload, key) => {
       const res = await send('POST', url, { 'content-type': 'application/json' }, payload);
@@ -202,9 +200,8 @@ describe('odd clients', () => {
 
     it.each([
       ['/api/posts?where[__proto__][eq]=1', 'where.__proto__.eq'],
-      ['/api/posts?where[meta][constructor]=1', 'where.meta.constructor'],
       ['/api/posts?%5F%5Fproto%5F%5F[x]=1', '__proto__.x'],
-      ['/api/posts?constructor=1', 'constructor'],
+      ['/api/posts?__proto__=1', '__proto__'],
     ])('in the query string: %s', async (url, key) => {
       const res = await t.request({ method: 'GET', url, headers });
       expect(res.status, res.text).toBe(422);
@@ -216,14 +213,6 @@ describe('odd clients', () => {
       expect(res.body.errors[0].message, JSON.stringify(res.body)).toContain('"__proto__" (JSON.meta.__proto__) is not allowed');
       expect(res.body.data ?? null).toBeNull();
       expect(await tableChecksum(t)).toBe(before);
-    });
-
-    it('as a field name', async () => {
-      for (const name of ['constructor', 'prototype']) {
-        const res = await t.request({ method: 'POST', url: '/api/collections/posts/fields', headers, body: { type: 'text', label: 'X', name } });
-        expect(res.status, res.text).toBe(422);
-        expect(Object.keys(res.body.errors)).toEqual(['name']);
-      }
     });
   });
 
