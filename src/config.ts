@@ -201,6 +201,17 @@ const envSchema = z
   CORS_ORIGINS: origins,
   CORS_ALLOW_HEADERS: headerNames,
   COMPRESSION_MIN_BYTES: int(1024, 1, 100 * 1_048_576),
+  /**
+   * Slow and greedy clients (docs/foundation.md, "Connections and timeouts"): the whole request
+   * (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_MS, its headers within
+   * HTTP_HEADERS_TIMEOUT_MS; a keep-alive connection idle between requests is closed after
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS; one client address holds at most HTTP_MAX_CONNECTIONS_PER_ADDRESS
+   * open connections (0 = no cap).
+   */
+  HTTP_REQUEST_TIMEOUT_MS: int(120_000, 100, 3_600_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(20_000, 100, 600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(72_000, 100, 600_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: int(256, 0, 1_000_000),
   GRAPHQL_MAX_TOKENS: int(5000, 100, 1_000_000),
   GRAPHQL_MAX_ALIASES: int(30, 0, 10_000),
   GRAPHQL_MAX_DIRECTIVES: int(50, 0, 10_000),

@@ -7,6 +7,7 @@
 import nodeModule from 'node:module';
 import { checkServerConfig, ConfigError, loadConfig, type Config } from './config.ts';
 import { bindEarly, ListenError, type EarlyListener } from './http/early-listener.ts';
+import { createApiServer } from './http/connections.ts';
 import { StartupError } from './process-lifecycle.ts';
 
 function configOrExit(): Config {
@@ -25,7 +26,7 @@ function configOrExit(): Config {
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const api = await bindEarly(config.PORT, config.HOST, 'PORT');
+  const api = await bindEarly(config.PORT, config.HOST, 'PORT', (listener) => createApiServer(config, listener));
   let metrics: EarlyListener | undefined;
   try {
     if (config.METRICS_PORT !== undefined) metrics = await bindEarly(config.METRICS_PORT, config.HOST, 'METRICS_PORT');

@@ -13,3 +13,36 @@ export function unstorableText(s: string): string | null {
   if (!m) return null;
   return m[0] === '\u0000' ? 'contains a NUL character (\\u0000)' : 'contains an unpaired UTF-16 surrogate (not valid Unicode)';
 }
+
+/**
+ * `s` as a literal inside a LIKE/ILIKE pattern: `%`, `_` and the escape character `\` (PostgreSQL's
+ * default ESCAPE, which Prisma's `contains` also relies on) stand for themselves, so a search for
+ * `%` or `_` finds those characters instead of matching everything.
+ */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A decimal number as people write it: optional sign, digits with an optional fraction, optional exponent. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The number a string spells in decimal notation, or NaN. `Number()` alone also reads `0x10`, `0b1`,
+ * `0o7`, `Infinity` and surrounding whitespace, which no number field or page parameter means.
+ */
+export function decimalNumber(s: string): number {
+  const t = s.trim();
+  return DECIMAL.test(t) ? Number(t) : NaN;
+}
+
+/**
+ * The key no map the API accepts may hold: `__proto__` sets an object's prototype when a parsed value
+ * is copied or assigned key by key, and parsers disagree about it (JSON.parse keeps it as data, the
+ * query-string parser drops it). Refused at the edge in every request value (src/edge/input-guard.ts).
+ * `constructor` and `prototype` stay ordinary keys: they are valid field names with stored data, and
+ * every lookup of a name in request or entry data is of an own key (test/content/own-keys.test.ts),
+ * so they never reach what objects inherit.
+ */
+export function isReservedKey(key: string): boolean {
+  return key === '__proto__';
+}

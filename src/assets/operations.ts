@@ -1,4 +1,5 @@
 import type { Asset } from '../db/generated/prisma/client.ts';
+import { escapeLike } from '../text.ts';
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
@@ -62,7 +63,7 @@ export async function listAssets(ctx: Ctx, q: AssetListQuery): Promise<{ data: A
   const where: Prisma.AssetWhereInput = { projectId: ctx.project.id, deletedAt: null };
   const and: Prisma.AssetWhereInput[] = [];
   if (q.search) {
-    const contains = q.search.slice(0, 200);
+    const contains = escapeLike(q.search.slice(0, 200));
     and.push({ OR: ['filename', 'originalFilename', 'mimeType'].map((k) => ({ [k]: { contains, mode: 'insensitive' } })) });
   }
   if (q.type === 'document') and.push({ NOT: ['image/', 'video/', 'audio/'].map((p) => ({ mimeType: { startsWith: p } })) });

@@ -1,4 +1,5 @@
 import { Prisma, type Tx } from '../db/client.ts';
+import { escapeLike } from '../text.ts';
 import type { Ctx } from '../context.ts';
 import type { ErrorBag } from '../errors.ts';
 import type { CollectionSchema, FieldDef } from '../collections/model.ts';
@@ -157,7 +158,7 @@ async function checkUnique(
   if (candidates.length === 0) return;
   const values = candidates.map((r) => r.data[field.name]);
   const locales = [...new Set(candidates.map((r) => r.locale))];
-  const patterns = candidates.filter((r) => generated[r.index].has(field.name)).map((r) => `${String(r.data[field.name])}-%`);
+  const patterns = candidates.filter((r) => generated[r.index].has(field.name)).map((r) => `${escapeLike(String(r.data[field.name]))}-%`);
   const rows = await db.$queryRaw<Array<{ id: number; locale: string; v: unknown }>>(Prisma.sql`
     SELECT id, locale, data -> ${field.name} AS v FROM entries
     WHERE collection_id = ${collection.id} AND deleted_at IS NULL AND locale = ANY(${locales}::text[])

@@ -1,4 +1,5 @@
 import { Prisma } from '../db/client.ts';
+import { escapeLike } from '../text.ts';
 import type { DateValue, FilterValue, Operator, ValueKind } from './ast.ts';
 
 type Sql = Prisma.Sql;
@@ -24,7 +25,7 @@ export interface Operand {
 
 /** `%value%` with LIKE's wildcard and escape characters taken literally. */
 export function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(value)}%`;
 }
 
 /** Numeric view of a JSONB value; non-numbers are NULL so a stray string never raises a cast error. */

@@ -1,4 +1,5 @@
 import { isUuid } from '../uuid.ts';
+import { findInputProblem } from '../input-problems.ts';
 import { LIMITS, type DateValue, type FilterValue, type Operator, type ReferenceValue, type ValueKind } from './ast.ts';
 
 /** A rejected value; the parser turns it into a 422 under the operator's key. */
@@ -87,13 +88,19 @@ function parseReference(raw: string): ReferenceValue {
 }
 
 function parseJsonValue(raw: unknown): string {
-  if (typeof raw !== 'string') return JSON.stringify(raw);
-  try {
-    return JSON.stringify(JSON.parse(raw));
-  } catch {
-    // Not JSON: the text itself is the (string) value looked for.
-    return JSON.stringify(raw);
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // Not JSON: the text itself is the (string) value looked for.
+    }
   }
+  // JSON text can spell in escapes (`\u0000`, `\ud800`) what the request guard saw as plain text,
+  // and elements of a JSON list operand were never request values of their own.
+  const problem = findInputProblem(value, 'value');
+  if (problem) throw new ValueError(problem.message);
+  return JSON.stringify(value);
 }
 
 /** Parses one value of the given kind. */

@@ -29,7 +29,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
   if (isGraphQLErrorLike(error) && !error.originalError) return error as GraphQLError; // syntax/validation errors
   // A variable the schema cannot coerce (a string for an Int inside an input object, a bad DateTime)
   // is the client's mistake: graphql-js wraps the scalar's own error, which is not ours to mask.
-  if (isGraphQLErrorLike(error) && !error.path && VARIABLE_COERCION.test(error.message)) {
+  if (isVariableCoercion(error)) {
     // Without a cause or class: src/graphql/http-statuses.ts gives it BAD_REQUEST and the spec's status.
     return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions });
   }
@@ -41,6 +41,11 @@ export function maskError(error: unknown, message: string): GraphQLError {
 
 /** graphql-js's coerceVariableValues message: `Variable "$name" got invalid value …`. */
 const VARIABLE_COERCION = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" got invalid value /;
+
+/** A variable the schema could not coerce: the client's input, never a fault of ours. */
+function isVariableCoercion(error: unknown): error is GraphQLError {
+  return isGraphQLErrorLike(error) && !error.path && VARIABLE_COERCION.test(error.message);
+}
 
 function isGraphQLErrorLike(e: unknown): e is GraphQLError {
   return e instanceof Error && (e.name === 'GraphQLError' || e instanceof GraphQLError);
@@ -56,9 +61,9 @@ function unwrap(e: unknown): unknown {
 export type GraphQLLogger = Record<'debug' | 'info' | 'warn' | 'error', (...args: unknown[]) => void>;
 
 /**
- * Yoga logs at `error` every error its mask changed, which is every AppError: a 403 or 422 is the
- * client's mistake and the answer says so, so those go to `debug` with their class and message and
- * no stack. Anything unexpected, and 5xx AppErrors, stay at `error` with the full error.
+ * Yoga logs at `error` every error its mask changed, which is every AppError and every variable the
+ * schema could not coerce: a 403, 422 or bad variable is the client's mistake and the answer says so,
+ * so those go to `debug` with their class and message and no stack. Anything unexpected, and 5xx AppErrors, stay at `error` with the full error.
  */
 export function graphqlLogger(log: Logger): GraphQLLogger {
   const write = (level: 'debug' | 'info' | 'warn', args: unknown[]) => {
@@ -74,6 +79,11 @@ export function graphqlLogger(log: Logger): GraphQLLogger {
       const app = args.length === 1 ? operationError(unwrap(args[0])) : null;
       if (app && app.status < 500) {
         log.debug({ code: app.code, status: app.status, message: app.message }, 'graphql client error');
+        return;
+      }
+      // Yoga logs the variable errors our mask rewrote (a wrong scalar inside an input object).
+      if (args.length === 1 && isVariableCoercion(args[0])) {
+        log.debug({ code: 'BAD_REQUEST', status: 400, message: args[0].message }, 'graphql client error');
         return;
       }
       const [first, ...rest] = args;

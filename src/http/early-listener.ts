@@ -32,9 +32,9 @@ export class ListenError extends Error {}
 
 /**
  * Binds `port` on `host`. `setting` names the variable the port came from (PORT, METRICS_PORT), so
- * the one-line error says what to change.
+ * the one-line error says what to change. `make` builds the server (plain node:http by default).
  */
-export async function bindEarly(port: number, host: string, setting: string): Promise<EarlyListener> {
+export async function bindEarly(port: number, host: string, setting: string, make: (listener: Handler) => Server = (l) => createServer(l)): Promise<EarlyListener> {
   const waiting: Array<[IncomingMessage, ServerResponse]> = [];
   const starting: Handler = (req, res) => {
     const path = req.url?.split('?')[0];
@@ -44,7 +44,9 @@ export async function bindEarly(port: number, host: string, setting: string): Pr
     waiting.push([req, res]);
   };
   let current: Handler = starting;
-  const server = createServer((req, res) => current(req, res));
+  // The API port's server is made with its connection bounds (src/http/connections.ts) here, before
+  // the app loads, so a slow client is bounded from the first byte.
+  const server = make((req, res) => current(req, res));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

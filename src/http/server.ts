@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EarlyListener } from './early-listener.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
@@ -25,6 +25,8 @@ import { registerMethodNotAllowed } from './method-not-allowed.ts';
 import { registerResponseHeaders } from './response-headers.ts';
 import { combineObservers, registerResponseObservers } from './response-observers.ts';
 import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
+import { clientErrorHandler, createApiServer } from './connections.ts';
+import { refuseJsonBodies, registerRequestBodies } from './request-body.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -50,18 +52,16 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   let early: EarlyAnswer | undefined;
   let serve: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const app = Fastify({
-    serverFactory: (handler, opts) => {
+    // Timeouts and the per-address connection cap: src/http/connections.ts. Under src/main.ts the
+    // server was made and bound before the app loaded (src/http/early-listener.ts).
+    serverFactory: (handler) => {
       serve = (req: IncomingMessage, res: ServerResponse) => {
         if (early?.(req, res)) return;
         handler(req, res);
       };
-      const server = listener ? listener.server : createServer(serve);
-      // What Fastify sets on a server it makes itself.
-      const { keepAliveTimeout, requestTimeout } = opts as { keepAliveTimeout?: number; requestTimeout?: number };
-      server.keepAliveTimeout = keepAliveTimeout ?? 72_000;
-      server.requestTimeout = requestTimeout ?? 0;
-      return server;
+      return listener ? listener.server : createApiServer(services.config, serve);
     },
+    clientErrorHandler: clientErrorHandler(services.config),
     // Our access line (src/http/access-log.ts) replaces Fastify's two per request.
     loggerInstance: services.log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -87,18 +87,7 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   await registerCompression(app, services.config.COMPRESSION_MIN_BYTES);
   registerHealth(app, services);
 
-  // JSON bodies: an empty body is "no body" (clients send Content-Type on bodiless POSTs such as publish).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const err = new SyntaxError('The request body is not valid JSON.');
-      done(err, undefined);
-    }
-  });
+  registerRequestBodies(app, services.config.BODY_LIMIT_BYTES);
 
   // Every parsed request value is checked once, before authentication and before any operation:
   // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
@@ -106,14 +95,17 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
     // The raw path, not `routeOptions` (a getter that builds an object on every read).
-    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url) });
+    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url });
     if (refused) throw refused;
   });
 
   // Upload routes live in their own scope so only they get the multipart parser.
   const scoped = new Set(multipartRoutes);
   for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, services, route);
-  await app.register((scope) => mountMultipartRoutes(scope, services, registerRoute));
+  await app.register(async (scope) => {
+    refuseJsonBodies(scope, 'multipart/form-data');
+    await mountMultipartRoutes(scope, services, registerRoute);
+  });
   await mountGraphql(app, services);
   mountStaticAssets(app);
   early = cachedReadAnswerer(services, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, escapeLike } from '../text.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
@@ -8,9 +9,12 @@ import { revokeSessions } from './sessions.ts';
 
 /** The CMS side of end-user accounts (admin ability): list, change state, delete. No `auth.*` event. */
 
+/** Query parameters arrive as text: read in decimal notation only (`0x10` is not page 16). */
+const decimal = (v: unknown): unknown => (typeof v === 'string' ? decimalNumber(v) : v);
+
 const listQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+  page: z.preprocess(decimal, z.number().int().min(1)).default(1),
+  per_page: z.preprocess(decimal, z.number().int().min(1).max(100)).default(25),
   search: z.string().trim().max(255).optional(),
 });
 
@@ -23,7 +27,7 @@ export interface UserPage {
 export async function listUsers(ctx: Ctx, query: unknown): Promise<UserPage> {
   authorize(ctx, 'admin');
   const q = parseBody(listQuery, query);
-  const where = { projectId: ctx.project.id, ...(q.search ? { emailNormalized: { contains: q.search.toLowerCase() } } : {}) };
+  const where = { projectId: ctx.project.id, ...(q.search ? { emailNormalized: { contains: escapeLike(q.search.toLowerCase()) } } : {}) };
   const [total, rows] = await Promise.all([
     ctx.db.projectUser.count({ where }),
     ctx.db.projectUser.findMany({ where, orderBy: { id: 'desc' }, skip: (q.page - 1) * q.per_page, take: q.per_page }),

@@ -58,13 +58,16 @@ describe('assets', () => {
     expect(svg.status).toBe(422);
   });
 
-  it('413 past UPLOAD_LIMIT_BYTES, 422 without a file part, 403 without create', async () => {
+  it('413 past UPLOAD_LIMIT_BYTES, 422 without a file part, 415 for a JSON body, 403 without create', async () => {
     const big = await upload(t, p.headers, { filename: 'big.txt', contentType: 'text/plain', content: Buffer.alloc(4096, 97) });
     expect(big.status).toBe(413);
     const wrongField = await upload(t, p.headers, { field: 'image', filename: 'a.txt', contentType: 'text/plain', content: 'a' });
     expect(wrongField.status).toBe(422);
+    // A JSON body is the wrong media type for an upload (415); no body at all is a missing file part.
     const json = await t.request({ method: 'POST', url: '/api/files', headers: p.headers, body: { file: 'x' } });
-    expect(json.status).toBe(422);
+    expect(json.status).toBe(415);
+    const none = await t.request({ method: 'POST', url: '/api/files', headers: p.headers });
+    expect(none.status).toBe(422);
     const denied = await upload(t, await p.tokenWith(['read']), { filename: 'a.txt', contentType: 'text/plain', content: 'a' });
     expect(denied.status).toBe(403);
   });

@@ -104,7 +104,10 @@ describe('asset routes: by name, bulk upload, bulk metadata', () => {
     expect(twenty.status).toBe(201);
     expect(twenty.body.data).toHaveLength(20);
 
-    const none = await t.request({ method: 'POST', url: '/api/files/bulk/upload', headers: q.headers, body: { files: [] } });
+    // A JSON body is not a form: the route takes multipart/form-data only.
+    const json = await t.request({ method: 'POST', url: '/api/files/bulk/upload', headers: q.headers, body: { files: [] } });
+    expect(json.status).toBe(415);
+    const none = await t.request({ method: 'POST', url: '/api/files/bulk/upload', headers: q.headers });
     expect(none.status).toBe(422);
     expect(none.body.errors.files[0]).toMatch(/required/);
     const wrongField = await bulkUpload(t, q.headers, [{ field: 'file', filename: 'a.txt', contentType: 'text/plain', content: 'a' }]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphQLSchema } from 'graphql';
 import { allRoutes } from '../../src/rest/index.ts';
 import type { RouteDef } from '../../src/rest/route.ts';
+import { multipartRoutes } from '../../src/rest/asset-routes.ts';
 import { ABILITIES, type Ability } from '../../src/auth/abilities.ts';
 import { schema as coreSchema } from '../../src/graphql/schema/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
@@ -45,6 +46,10 @@ function urlOf(route: RouteDef, params: Record<string, string>): string {
 }
 
 async function callRoute(route: RouteDef, w: MatrixWorld, headers: Record<string, string>) {
+  // Upload routes take multipart/form-data only (a JSON body is 415 before anything else): an empty form.
+  if (multipartRoutes.includes(route)) {
+    return t.request({ method: route.method, url: urlOf(route, w.params), headers: { ...headers, 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' });
+  }
   const hasBody = route.method !== 'GET';
   return t.request({ method: route.method, url: urlOf(route, w.params), headers, body: hasBody ? {} : undefined });
 }

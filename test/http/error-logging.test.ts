@@ -103,6 +103,21 @@ describe('REST error logging and the data-exception mapping', () => {
     }
   });
 
+  it("logs a GraphQL client's variable error below error level", async () => {
+    const query = 'query($n: Int, $w: JSON) { entries(collection: "posts", perPage: $n, where: $w) { total } }';
+    const answers = await Promise.all([
+      app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query, variables: { n: 'many' } }) }),
+      app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query, variables: { n: 2 ** 40 } }) }),
+      app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query: 'query($n: Int!) { entries(collection: "posts", perPage: $n) { total } }', variables: {} }) }),
+      // A wrong scalar inside a typed input object: graphql-js wraps the scalar's own error.
+      app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query: 'mutation($n: PostInput!) { createPost(data: $n) { uuid } }', variables: { n: { title: 5 } } }) }),
+      app.inject({ method: 'POST', url: '/graphql', headers, payload: JSON.stringify({ query: 'mutation($n: PostInput!) { createPost(data: $n) { uuid } }', variables: { n: { title: { a: 1 } } } }) }),
+    ]);
+    for (const res of answers) expect(res.json().errors[0].message).toMatch(/^Variable "\$n"/);
+    expect(errorLines()).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'graphql client error' && /^Variable "\$n"/.test((l as { message?: string }).message ?? ''))).toHaveLength(2);
+  });
+
   it('answers a PostgreSQL data exception with 422 and logs it at error as a bug', async () => {
     const res = await post('slips-through');
     expect(res.statusCode).toBe(422);

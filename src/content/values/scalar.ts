@@ -1,4 +1,5 @@
 import type { FieldDef } from '../../collections/model.ts';
+import { decimalNumber } from '../../text.ts';
 import { fail, label, ok, type Parsed } from './common.ts';
 
 const EMAIL_RE = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
@@ -35,9 +36,9 @@ export function parseTime(f: FieldDef, v: unknown): Parsed {
   return fail(`The ${label(f)} field must be a time in the format HH:MM or HH:MM:SS.`);
 }
 
-/** Numbers are stored as JSON numbers; numeric strings (form posts) are accepted and converted. */
+/** Numbers are stored as JSON numbers; decimal strings (form posts) are accepted and converted, `0x10` is not. */
 export function parseNumber(f: FieldDef, v: unknown): Parsed {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.trim()) : NaN;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? decimalNumber(v) : NaN;
   if (!Number.isFinite(n)) return fail(`The ${label(f)} field must be a number.`);
   return ok(n);
 }

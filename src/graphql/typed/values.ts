@@ -1,4 +1,5 @@
 import type { FieldDef } from '../../collections/model.ts';
+import { decimalNumber } from '../../text.ts';
 import type { AssetResource, EntryResource } from '../../content/types.ts';
 import type { GraphQLContext } from '../builder.ts';
 import { linkMode, loadLinked } from './loaders.ts';
@@ -17,7 +18,7 @@ const asString = (v: unknown): string | null => (typeof v === 'string' ? v : typ
 
 const asNumber = (v: unknown): number | null => {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  if (typeof v === 'string' && Number.isFinite(decimalNumber(v))) return decimalNumber(v);
   return null;
 };
 
