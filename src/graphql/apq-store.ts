@@ -1,7 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
-import type { APQStore } from '@graphql-yoga/plugin-apq';
+
+/** The store of the Apollo persisted-query protocol: a hash's document, or nothing. */
+export interface APQStore {
+  get(hash: string): string | null | undefined | Promise<string | null | undefined>;
+  set(hash: string, query: string): void | Promise<void>;
+}
 
 /** How long a registered hash is remembered after its last registration. */
 export const APQ_TTL_SECONDS = 24 * 60 * 60;
