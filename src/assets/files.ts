@@ -30,7 +30,7 @@ export interface OpenFileHooks {
 const inflight = new Map<string, Promise<Buffer>>();
 
 /**
- * The public bytes of a live asset (no auth: facts §7) in the requested variant. Derived variants are
+ * The public bytes of a live asset (no auth: docs/assets.md) in the requested variant. Derived variants are
  * rendered on the first request, in the process's bounded render pool, and kept in the asset store
  * next to the original under the name of what they are (width and format), so replicas share them
  * and requests that produce the same output share one file.

@@ -4,7 +4,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { isUuid } from '../content/types.ts';
 
-/** The most items one bulk metadata edit takes (facts §7). */
+/** The most items one bulk metadata edit takes (docs/assets.md). */
 export const BULK_METADATA_MAX = 50;
 
 /** Describing fields a client may edit; width and height come from the image and are not among them. */

@@ -11,14 +11,14 @@ import { ASSET_KINDS, type AssetKind } from './types.ts';
 
 export { uploadAsset, bulkUploadAssets, BULK_UPLOAD_MAX, type UploadInput } from './upload.ts';
 
-/** By UUID or numeric id, live assets of the project only; 404 `Asset not found` (facts §7). */
+/** By UUID or numeric id, live assets of the project only; 404 `Asset not found` (docs/assets.md). */
 export async function getAsset(ctx: Ctx, idOrUuid: string): Promise<Asset> {
   authorize(ctx, 'read');
   return findAsset(ctx, idOrUuid);
 }
 
 /**
- * By the exact original filename (facts §7: `GET /files/name/{filename}`), live assets of the project;
+ * By the exact original filename (docs/assets.md: `GET /files/name/{filename}`), live assets of the project;
  * when several share the name, the newest.
  */
 export async function getAssetByName(ctx: Ctx, originalFilename: string): Promise<Asset> {

@@ -4,7 +4,7 @@ import { isProcessableImage } from './images.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
-/** "512 B", "1.0 KB", "3.4 MB" (facts §7: size is human readable). */
+/** "512 B", "1.0 KB", "3.4 MB" (docs/assets.md: size is human readable). */
 export function humanSize(bytes: number): string {
   let n = bytes;
   let unit = 0;
@@ -21,7 +21,7 @@ export function assetPath(a: Pick<Asset, 'uuid' | 'filename'>): string {
 }
 
 /**
- * Asset object (facts §7). URLs are absolute when PUBLIC_URL is configured, root-relative otherwise
+ * Asset object (docs/assets.md). URLs are absolute when PUBLIC_URL is configured, root-relative otherwise
  * (the service cannot know its public origin behind a proxy). `thumbnail_url` is set for the image
  * types that get thumbnails and resized variants (src/assets/images.ts), null for every other file.
  */

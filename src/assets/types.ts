@@ -1,5 +1,5 @@
 /**
- * Uploads accepted by MIME type (facts §7: other types are a 422). Types a browser would run as a page
+ * Uploads accepted by MIME type (docs/assets.md: other types are a 422). Types a browser would run as a page
  * (HTML, SVG, JavaScript) are left out: files are served from the API's own origin.
  */
 export const ALLOWED_TYPES: Record<string, string[]> = {

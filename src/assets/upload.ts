@@ -18,7 +18,7 @@ export interface UploadInput {
   truncated?: () => boolean;
 }
 
-/** The most files one bulk upload takes (facts §7). */
+/** The most files one bulk upload takes (docs/assets.md). */
 export const BULK_UPLOAD_MAX = 20;
 
 const tooLarge = (limit: number) => new AppError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${Math.floor(limit / 1024)} kilobytes.`);

@@ -32,7 +32,7 @@ function tokenProblem(auth: string | undefined, match: RegExpExecArray | null, r
 }
 
 /**
- * Spec §5: the project header is checked first (400 when missing or unknown), then the bearer
+ * docs/foundation.md: the project header is checked first (400 when missing or unknown), then the bearer
  * token (401 when missing, unknown, revoked or issued for another project). Abilities are checked
  * later by each operation (403).
  */

@@ -2,7 +2,7 @@ import { ErrorBag, validationFailed } from '../errors.ts';
 import { isPlainObject } from '../content/values/common.ts';
 import { isUuid } from '../content/types.ts';
 
-/** Spec §8. */
+/** docs/foundation.md. */
 export const MAX_WRITE_ITEMS = 50;
 export const MAX_DELETE_UUIDS = 100;
 

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { ErrorBag } from '../errors.ts';
 import { FIELD_TYPES, type FieldOptions, type FieldType, type FieldValidations } from './model.ts';
 
-/** Field and collection names/slugs: lowercase kebab-case (facts §3.2-3.3). */
+/** Field and collection names/slugs: lowercase kebab-case (docs/foundation.md). */
 export const KEBAB_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Types whose values may be a list of scalars through `options.repeatable`. */
 const REPEATABLE_SCALARS: readonly FieldType[] = ['text', 'longtext', 'email', 'number', 'color', 'date', 'time'];
 /** Types that accept the `charcount` rule and (when single-valued and top-level) `unique`. */
 const COUNTABLE: readonly FieldType[] = ['text', 'longtext', 'slug', 'email', 'number'];
-/** Types with no validation rules at all (facts §3.4 "none"). */
+/** Types with no validation rules at all (docs/foundation.md "none"). */
 const NO_VALIDATIONS: readonly FieldType[] = ['boolean', 'group'];
 
 const flag = z.boolean({ error: 'Must be true or false.' });
@@ -160,7 +160,7 @@ function addIssues(bag: ErrorBag, prefix: string, err: z.ZodError): void {
 }
 
 /**
- * Checks one field document against facts §3.3-3.5 and reports every problem into `bag` under
+ * Checks one field document against docs/foundation.md and reports every problem into `bag` under
  * Laravel-style keys. Returns null when the document cannot be used. Cross-field rules (name
  * uniqueness among siblings, slug source fields, relation targets) are checked by the caller, which
  * knows the siblings.

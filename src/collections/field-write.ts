@@ -14,7 +14,7 @@ export interface SelfRef {
 const SELF = -1;
 
 /**
- * Resolves `options.relation.collection` (id, slug or name, facts §3.4) of every draft to the target
+ * Resolves `options.relation.collection` (id, slug or name, docs/foundation.md) of every draft to the target
  * collection's internal id, in place. Unresolvable targets are reported under `key(i)`.
  * Drafts pointing at the collection being created get a placeholder fixed by `insertFields`.
  */

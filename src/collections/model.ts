@@ -2,7 +2,7 @@ import type { Collection, Field } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
 import { notFound } from '../errors.ts';
 
-/** The 16 field types (facts §3.4). */
+/** The 16 field types (docs/foundation.md). */
 export const FIELD_TYPES = [
   'text',
   'longtext',
@@ -23,14 +23,14 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** Validation rules as stored (facts §3.5). */
+/** Validation rules as stored (docs/foundation.md). */
 export interface FieldValidations {
   required?: { status: boolean; message?: string };
   unique?: { status: boolean; message?: string };
   charcount?: { status: boolean; type: 'Between' | 'Min' | 'Max'; min?: number; max?: number; message?: string };
 }
 
-/** Type-specific options as stored (facts §3.4). */
+/** Type-specific options as stored (docs/foundation.md). */
 export interface FieldOptions {
   hideInContentList?: boolean;
   hiddenInAPI?: boolean;

@@ -1,7 +1,7 @@
 import type { Collection, Field } from '../db/generated/prisma/client.ts';
 import type { CollectionSchema, FieldDef } from './model.ts';
 
-/** Public field document (facts §3.3). */
+/** Public field document (docs/foundation.md). */
 export interface FieldResource {
   id: number;
   uuid: string;

@@ -56,7 +56,7 @@ export interface PageSlice {
  */
 export type ListQueryWithTotal = ListQuery & { withTotal: boolean };
 
-/** The REST query string (facts §2.3) as a ListQuery; malformed numbers are a 422 naming the parameter. */
+/** The REST query string (docs/filtering.md) as a ListQuery; malformed numbers are a 422 naming the parameter. */
 export function parseListQuery(q: Record<string, unknown>): ListQuery {
   const bag = new ErrorBag();
   const query: ListQuery = {

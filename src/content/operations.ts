@@ -70,7 +70,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
 
 /**
  * PUT (`replace`: every custom field is rewritten from `data`, missing ones cleared) or PATCH (`patch`:
- * only keys sent). `state` is ignored: saving never publishes or mints (spec §3.1). Emits `content.updated`.
+ * only keys sent). `state` is ignored: saving never publishes or mints (docs/entries.md). Emits `content.updated`.
  */
 export async function updateEntry(ctx: Ctx, slug: string, uuid: string, body: EntryWriteBody, mode: Exclude<WriteMode, 'create'>, opts: { timestamps?: boolean } = {}): Promise<EntryResource> {
   authorize(ctx, 'update');
@@ -97,7 +97,7 @@ export async function updateEntry(ctx: Ctx, slug: string, uuid: string, body: En
 export interface GetEntryOptions extends ReadOptions {
   /** The entry must have this locale (404 otherwise). */
   locale?: string;
-  /** Return the entry's translation in this locale instead (facts §2.7). */
+  /** Return the entry's translation in this locale instead (docs/entries.md). */
   translationLocale?: string;
 }
 

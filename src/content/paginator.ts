@@ -7,7 +7,7 @@ export interface LaravelPage<T> {
 }
 
 /**
- * Laravel's resource-collection paginator (facts §2.4). Links keep the request's other query
+ * Laravel's resource-collection paginator (docs/entries.md). Links keep the request's other query
  * parameters and change only `page`; `path` is the request path (absolute when PUBLIC_URL is set).
  */
 export function laravelPage<T>(data: T[], p: { total: number; page: number; perPage: number; path: string; query: Record<string, unknown> }): LaravelPage<T> {

@@ -17,7 +17,7 @@ export async function loadEntriesForWrite(tx: Tx, collection: CollectionSchema, 
   );
 }
 
-/** Singleton entries share one translation group across locales (facts §2.2); made on first need. */
+/** Singleton entries share one translation group across locales (docs/entries.md); made on first need. */
 async function singletonGroup(tx: Tx, ctx: Ctx, collection: CollectionSchema): Promise<number> {
   const rows = await tx.$queryRaw<Array<{ g: number | null }>>(Prisma.sql`
     SELECT min(translation_group_id) AS g FROM entries WHERE collection_id = ${collection.id} AND deleted_at IS NULL`);
@@ -114,7 +114,7 @@ export async function publishCreated(tx: Tx, ctx: Ctx, rows: EntryRow[], items: 
 
 /**
  * Stores new working drafts (and locales) of existing entries with one UPDATE. Saving never publishes
- * and never mints a version (spec §3.1 rule 1): the published pointer and copy stay, the draft is dirty.
+ * and never mints a version (docs/entries.md): the published pointer and copy stay, the draft is dirty.
  */
 export async function updateEntries(tx: Tx, _ctx: Ctx, _collection: CollectionSchema, items: ValidatedEntry[]): Promise<EntryRow[]> {
   if (items.length === 0) return [];

@@ -1,7 +1,7 @@
 import { ErrorBag } from '../errors.ts';
 import type { ReadOptions, ReadState } from './types.ts';
 
-/** `state`: `draft` reads the working draft; anything else (default, invalid) reads the published copy (spec §4.3). */
+/** `state`: `draft` reads the working draft; anything else (default, invalid) reads the published copy (docs/entries.md). */
 export const parseState = (v: unknown): ReadState => (v === 'draft' ? 'draft' : 'published');
 
 /** Flags that count when present (`?timestamps`, `?timestamps=1`, `?count`), except an explicit false/0. */

@@ -87,7 +87,7 @@ function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exc
 
 /**
  * A published view describes the published version, not the working draft beside it, so that
- * saving a draft changes no published read (spec §2.1: "Published reads are stable until the next
+ * saving a draft changes no published read (docs/entries.md: "Published reads are stable until the next
  * publish"; docs/entries.md, "What a published read shows"): `is_draft_dirty` is false (the draft a
  * published read shows nothing of) and `updated_at` is when the published version was made.
  */

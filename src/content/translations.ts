@@ -10,7 +10,7 @@ import { isUuid } from './types.ts';
 const KEY = 'translation_entry_uuid';
 
 /**
- * POST /api/{collection}/{uuid}/link-translation (facts §2.2). Puts the target entry (and the
+ * POST /api/{collection}/{uuid}/link-translation (docs/entries.md). Puts the target entry (and the
  * translations it already has) into the source entry's translation group; a group may hold one entry
  * per locale. 404 for a missing collection or source; 422 when the target is missing, outside this
  * collection, the source itself, in the source's locale, or would give a group two entries of a locale.

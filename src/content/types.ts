@@ -6,7 +6,7 @@ export type EntryRow = Entry;
 /** Stored field values of one entry (write shape == stored shape == snapshot shape), keyed by field name. */
 export type EntryData = Record<string, unknown>;
 
-/** Which copy of the fields a read serves (spec §4.3). */
+/** Which copy of the fields a read serves (docs/entries.md). */
 export type ReadState = 'draft' | 'published';
 
 export interface ReadOptions {
@@ -34,7 +34,7 @@ export interface EntryResource {
   deleted_at?: string;
 }
 
-/** Public asset object (facts §7). */
+/** Public asset object (docs/assets.md). */
 export interface AssetResource {
   id: number;
   uuid: string;

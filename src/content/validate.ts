@@ -103,7 +103,7 @@ export async function validateEntryInputs(
   return results;
 }
 
-/** At most one live entry per locale (facts §2.2), within the batch too. */
+/** At most one live entry per locale (docs/entries.md), within the batch too. */
 async function checkSingleton(
   db: Tx,
   collection: CollectionSchema,

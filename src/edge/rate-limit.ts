@@ -4,7 +4,7 @@ import { rateLimited } from '../errors.ts';
 import { LeasedLimiter, type LeaseState } from './rate-lease.ts';
 
 /**
- * Rate-limit budget an operation draws from (spec §7: bulk and webhook routes answer 429 too).
+ * Rate-limit budget an operation draws from (docs/foundation.md: bulk and webhook routes answer 429 too).
  * `anonymous` is keyed by client address: what requests without valid credentials draw from.
  */
 export type RateBucket = 'default' | 'bulk' | 'webhooks' | 'anonymous';

@@ -1,6 +1,6 @@
 import type { CollectionSchema, FieldDef } from '../collections/model.ts';
 
-/** The 13 operators of spec §4.4 / facts §2.3. */
+/** The 13 operators of docs/filtering.md. */
 export const OPERATORS = [
   'eq',
   'lt',
@@ -20,7 +20,7 @@ export type Operator = (typeof OPERATORS)[number];
 
 export const isOperator = (key: string): key is Operator => (OPERATORS as readonly string[]).includes(key);
 
-/** Entry columns a filter may name directly (spec §4.4 rule 1). */
+/** Entry columns a filter may name directly (docs/filtering.md). */
 export const CORE_COLUMNS = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'] as const;
 export type CoreColumn = (typeof CORE_COLUMNS)[number];
 export const isCoreColumn = (key: string): key is CoreColumn => (CORE_COLUMNS as readonly string[]).includes(key);

@@ -78,7 +78,7 @@ export function operatorsFor(kind: ValueKind): readonly Operator[] {
 }
 
 /**
- * The operators a target takes. Core columns take `like` whatever their kind (spec §4.4: "treated as
+ * The operators a target takes. Core columns take `like` whatever their kind (docs/filtering.md: "treated as
  * `%value%` for core columns"), matched against the column's text form (compile.ts `coreText`).
  */
 export function operatorsForTarget(t: Target): readonly Operator[] {

@@ -46,7 +46,7 @@ export function getProject(ctx: Ctx): Project {
 
 /**
  * GET /api `with`: `collections`, `fields` or both, as a comma list or an array (`with[]=`).
- * `fields` implies `collections` (facts §4); unknown words are ignored.
+ * `fields` implies `collections` (docs/foundation.md); unknown words are ignored.
  */
 export function parseWith(raw: unknown): { collections: boolean; fields: boolean } {
   const words = (Array.isArray(raw) ? raw : [raw])
@@ -57,7 +57,7 @@ export function parseWith(raw: unknown): { collections: boolean; fields: boolean
   return { collections: fields || words.includes('collections'), fields };
 }
 
-/** Public shape of a project (facts §4). */
+/** Public shape of a project (docs/foundation.md). */
 export function serializeProject(p: Project) {
   return {
     uuid: p.uuid,
@@ -120,7 +120,7 @@ export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> 
   });
 }
 
-/** Sets the default locale, adding it to the project's locales when missing (facts §4). */
+/** Sets the default locale, adding it to the project's locales when missing (docs/foundation.md). */
 export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   authorize(ctx, 'admin');
   const code = parseLocale(locale);

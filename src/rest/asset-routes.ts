@@ -97,7 +97,7 @@ function multipartError(err: unknown, limit: number, field = 'file'): unknown {
   return err;
 }
 
-/** Asset JSON routes (facts §7). `/api/files...` is fixed, so it wins over the `/api/:collection` catch-alls. */
+/** Asset JSON routes (docs/assets.md). `/api/files...` is fixed, so it wins over the `/api/:collection` catch-alls. */
 export const assetRoutes = defineRoutes([
   {
     method: 'GET',
@@ -166,7 +166,7 @@ export const multipartRoutes: RouteDef[] = [uploadRoute, bulkUploadRoute];
 const INLINE = /^(image|video|audio)\/|^application\/pdf$|^text\/plain$/;
 
 /**
- * Public file bytes at the asset `url` (no auth: facts §7), `?variant=thumbnail|original` or
+ * Public file bytes at the asset `url` (no auth: docs/assets.md), `?variant=thumbnail|original` or
  * `?width=&format=` (src/assets/files.ts). Served with nosniff and a sandbox CSP, since the bytes
  * come from users and share the API's origin.
  */

@@ -11,7 +11,7 @@ import { ref } from './openapi/components.ts';
 import { defineRoutes, type HttpMethod, type RestInput, type RestResult, type RouteDef } from './route.ts';
 
 /**
- * Project end-user auth (facts §5.2, docs/auth.md): the project comes from `project-id`, no CMS token.
+ * Project end-user auth (docs/auth.md): the project comes from `project-id`, no CMS token.
  * Routes marked "user" take the end user's access token (`Authorization: Bearer <access_token>`).
  */
 const endUser = (

@@ -4,7 +4,7 @@ import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../bulk
 import { isFlag } from '../content/query.ts';
 
 /**
- * Bulk entry routes (spec §4.5). Bodies are checked by the operations, not by a route schema, so a
+ * Bulk entry routes (docs/bulk.md). Bodies are checked by the operations, not by a route schema, so a
  * token without the ability gets its 403 and an unknown collection its 404 before any 422.
  */
 export const bulkRoutes = defineRoutes([

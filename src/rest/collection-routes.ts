@@ -15,7 +15,7 @@ import {
   updateField,
 } from '../collections/operations.ts';
 
-/** Collections and fields admin (facts §3.1). Reads need `read`, everything else `admin`. */
+/** Collections and fields admin (docs/foundation.md). Reads need `read`, everything else `admin`. */
 export const collectionRoutes = defineRoutes([
   {
     method: 'GET',

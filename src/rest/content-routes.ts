@@ -47,7 +47,7 @@ export function requestPath(ctx: Ctx, input: RestInput): string {
   return `${(ctx.services.config.PUBLIC_URL ?? '').replace(/\/$/, '')}${path}`;
 }
 
-/** Entry routes (facts §2.1). They end in `/api/:collection...` catch-alls, so they go last in the table. */
+/** Entry routes (docs/entries.md). They end in `/api/:collection...` catch-alls, so they go last in the table. */
 export const contentRoutes = defineRoutes([
   {
     method: 'GET',

@@ -48,7 +48,7 @@ function conditional(input: Pick<RestInput, 'headers'>, read: CachedRead, cache:
   return { status: 200, headers, json: read.json };
 }
 
-/** Whether a read serves published content (spec §4.3: `published` is the default, anything but `draft` is published). */
+/** Whether a read serves published content (docs/entries.md: `published` is the default, anything but `draft` is published). */
 export const isPublishedRead = (query: Record<string, unknown>): boolean => {
   const state = Array.isArray(query.state) ? query.state[0] : query.state;
   return state !== 'draft';

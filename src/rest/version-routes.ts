@@ -7,7 +7,7 @@ import { versionDetail, versionItem } from '../versions/serialize.ts';
 const tags = ['versions'];
 
 /**
- * Publishing and entry versions (spec §4.1, §4.2). These sit under `/api/:collection/:uuid/...`, one
+ * Publishing and entry versions (docs/versions.md). These sit under `/api/:collection/:uuid/...`, one
  * or two segments deeper than the entry routes, so the router never confuses them with
  * `/api/:collection/:uuid`.
  */

@@ -13,7 +13,7 @@ import {
 
 const common: Pick<RouteDef, 'ability' | 'bucket' | 'tags'> = { ability: 'admin', bucket: 'webhooks', tags: ['webhooks'] };
 
-/** Spec §4.6 and facts §6.1; every route needs `admin` and draws from the `webhooks` rate budget. */
+/** docs/webhooks.md; every route needs `admin` and draws from the `webhooks` rate budget. */
 export const webhookRoutes = defineRoutes([
   {
     ...common,

@@ -33,7 +33,7 @@ export interface AuthAttemptLimiter {
 /**
  * The context of an end-user auth request: the project comes from the `project-id` header, there is
  * no CMS token (the end user may carry their own access token or `uak_` key in `bearer`). Events
- * these flows write carry source `api` (spec §6).
+ * these flows write carry source `api` (docs/webhooks.md).
  */
 export interface EndUserCtx {
   services: Services;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zodToAppError } from '../errors.ts';
 
-/** Request bodies of the end-user routes (facts §5.2), with Laravel-style messages. */
+/** Request bodies of the end-user routes (docs/auth.md), with Laravel-style messages. */
 
 const email = z
   .string({ error: 'The email field is required.' })

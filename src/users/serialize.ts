@@ -1,6 +1,6 @@
 import type { ProjectUser, UserApiKey } from '../db/generated/prisma/client.ts';
 
-/** The user object of every end-user answer and of `auth.*` event payloads (facts §5.2): never a hash or token. */
+/** The user object of every end-user answer and of `auth.*` event payloads (docs/auth.md): never a hash or token. */
 export function serializeUser(u: ProjectUser) {
   return {
     id: u.id,
@@ -28,7 +28,7 @@ export function serializeAdminUser(u: ProjectUser) {
 
 export type AdminUserView = ReturnType<typeof serializeAdminUser>;
 
-/** API key metadata (facts §5.2); the plain key is added only to the creation answer. */
+/** API key metadata (docs/auth.md); the plain key is added only to the creation answer. */
 export function serializeApiKey(k: UserApiKey) {
   return {
     id: k.id,

@@ -6,7 +6,7 @@ import { usersRuntime } from './runtime.ts';
 import { REFRESH_PREFIX, newSecret, sha256 } from './secrets.ts';
 import { serializeUser, type UserView } from './serialize.ts';
 
-/** The token payload of signup, login and refresh (facts §5.2). */
+/** The token payload of signup, login and refresh (docs/auth.md). */
 export interface TokenPayload {
   access_token: string;
   token_type: 'Bearer';

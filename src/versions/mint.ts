@@ -6,7 +6,7 @@ import { tokenIdOf, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { ENTRY_COLUMNS } from '../content/rows.ts';
 
-/** Versions kept per entry by plan (spec §8); null = unlimited. */
+/** Versions kept per entry by plan (docs/foundation.md); null = unlimited. */
 export const RETENTION: Record<Plan, number | null> = { basic: 10, grow: 50, pro: null };
 
 export interface Snapshot {

@@ -25,7 +25,7 @@ interface RefSite {
 }
 
 /**
- * Builds the working draft a revert restores from a snapshot's fields (spec §4.1 rule 3):
+ * Builds the working draft a revert restores from a snapshot's fields (docs/versions.md):
  * - only fields that exist in the collection today are restored (a value for a field that was
  *   deleted since has nowhere to go);
  * - relation and media references whose target no longer exists — deleted, soft-deleted, or (for a

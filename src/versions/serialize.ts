@@ -18,7 +18,7 @@ export interface VersionRecord {
   collectionId: number;
 }
 
-/** Version list item (spec §2.2). */
+/** Version list item (docs/versions.md). */
 export interface VersionItem {
   uuid: string;
   version_number: number;

@@ -1,4 +1,4 @@
-/** The 12 event names a webhook may subscribe to (facts §6.2). */
+/** The 12 event names a webhook may subscribe to (docs/webhooks.md). */
 export const CONTENT_EVENTS = [
   'content.created',
   'content.updated',

@@ -11,7 +11,7 @@ import { parsePaging, parseWebhookBody, type WebhookInput } from './validation.t
 const WEBHOOK_NOT_FOUND = 'Webhook not found.';
 const withCollections = { collections: { include: { collection: { select: { id: true, uuid: true, name: true, slug: true } } } } } as const;
 
-/** Another project's webhook is as unknown as a missing one (spec §5 rule 4). */
+/** Another project's webhook is as unknown as a missing one (docs/foundation.md). */
 async function findWebhook(ctx: Ctx, uuid: string): Promise<WebhookWithCollections> {
   if (!isUuid(uuid)) throw notFound(WEBHOOK_NOT_FOUND);
   const w = await ctx.db.webhook.findFirst({ where: { uuid: uuid.toLowerCase(), projectId: ctx.project.id }, include: withCollections });

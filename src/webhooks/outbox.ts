@@ -109,7 +109,7 @@ export function outboxWritten(ctx: EventCtx): void {
 /**
  * An `auth.*` event (project end-user flows). `data` becomes the body's event-specific fields, e.g.
  * `{ user: { uuid, email } }`. Whatever the source, auth events only reach webhooks whose sources
- * include `api` (spec §6).
+ * include `api` (docs/webhooks.md).
  */
 export async function emitAuthEvent(tx: Tx, ctx: EventCtx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
   await tx.outboxEvent.create({

@@ -23,7 +23,7 @@ export interface WebhookView {
   updated_at: string;
 }
 
-/** Spec §2.5 plus the auto-disable state. */
+/** docs/webhooks.md plus the auto-disable state. */
 export function serializeWebhook(w: WebhookWithCollections): WebhookView {
   return {
     uuid: w.uuid,
@@ -59,7 +59,7 @@ export interface WebhookLogView {
   created_at: string;
 }
 
-/** Spec §2.6 plus id (for redelivery), delivery_id, attempt, duration_ms and created_at. */
+/** docs/webhooks.md plus id (for redelivery), delivery_id, attempt, duration_ms and created_at. */
 export function serializeLog(l: WebhookLog): WebhookLogView {
   return {
     id: Number(l.id),

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** Hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret (spec §6 rule 3). */
+/** Hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret (docs/webhooks.md). */
 export function hexSignature(secret: string, body: Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }

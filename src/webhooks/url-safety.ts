@@ -148,7 +148,7 @@ export async function resolveAndCheck(
   return { addresses };
 }
 
-/** Save-time validation (spec §6 rule 4): the first problem's message, or null when the URL is acceptable. */
+/** Save-time validation (docs/webhooks.md): the first problem's message, or null when the URL is acceptable. */
 export async function urlProblemOnSave(raw: string, policy: UrlPolicy, resolveHost: ResolveHost): Promise<string | null> {
   const shape = checkUrlShape(raw, policy);
   if (!('url' in shape)) return shape.message;

@@ -24,7 +24,7 @@ const isCollectionId = (v: unknown): v is number => Number.isSafeInteger(v) && (
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Facts §6.1 rules with Laravel-style messages. Every problem of the body is collected before
+ * docs/webhooks.md rules with Laravel-style messages. Every problem of the body is collected before
  * failing. URL reachability and collection ownership need I/O and are checked by the caller.
  */
 export function parseWebhookBody(body: unknown, bag: ErrorBag): WebhookInput | null {

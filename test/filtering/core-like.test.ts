@@ -6,7 +6,7 @@ import { compileWhere } from '../../src/filtering/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 
 /**
- * `like` on core columns (spec §4.4: "treated as `%value%` for core columns"): each column is
+ * `like` on core columns (docs/filtering.md: "treated as `%value%` for core columns"): each column is
  * matched on the text the API renders for it, over REST, the generic GraphQL filter and the typed
  * `where`; the other operators keep the indexes that serve them.
  */

@@ -100,7 +100,7 @@ describe('GraphQL conventions: nullability, paging, state, timestamps, introspec
 
   it('gives typed entries a state and the typed single query translationLocale', async () => {
     const en = await w.ok('mutation { createPost(data: { title: "Hello" }, state: published) { uuid state } }');
-    // The same state the REST resource carries (spec §2.1).
+    // The same state the REST resource carries (docs/entries.md).
     expect(en.createPost.state).toBe((await w.rest('GET', `/api/posts/${en.createPost.uuid}`)).body.state);
     const de = await w.ok('mutation { createPost(data: { title: "Hallo" }, locale: "de", state: published) { uuid } }');
     const link = await w.rest('POST', `/api/posts/${en.createPost.uuid}/link-translation`, { translation_entry_uuid: de.createPost.uuid });

@@ -55,7 +55,7 @@ describe('end-user auth flows deliver their auth.* events', () => {
     expect(got.find((r) => r.json.event === 'auth.email_verification.verified')!.json.user.email_verified_at).toEqual(expect.any(String));
     expect(got.find((r) => r.json.event === 'auth.logout_all.success')!.json.revoked_sessions).toBe(1);
 
-    // auth.* events only match webhooks whose sources include api (spec §6)
+    // auth.* events only match webhooks whose sources include api (docs/webhooks.md)
     await new Promise((ok) => setTimeout(ok, 300));
     expect(cms.received).toHaveLength(0);
   });

@@ -10,7 +10,7 @@ describe('end-user signup, login, refresh', () => {
   });
   afterAll(() => w.t.close());
 
-  it('signs up with 201 and the token payload of facts §5.2', async () => {
+  it('signs up with 201 and the token payload of docs/auth.md', async () => {
     const res = await w.auth('POST', 'signup', { body: { email: 'Ada@Example.com', password: 'correct horse battery', display_name: 'Ada' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createEntry, entryRow, patchEntry, setupCollections } from './helpers.ts';
 
-describe('retention by plan (spec §8)', () => {
+describe('retention by plan (docs/foundation.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();

@@ -38,7 +38,7 @@ describe('webhook administration (REST)', () => {
     expect(res.body).toEqual([]);
   });
 
-  it('creates (201) and returns the spec §2.5 object without the secret', async () => {
+  it('creates (201) and returns the docs/webhooks.md object without the secret', async () => {
     const res = await req('POST', '/api/webhooks', valid({ description: 'Rebuild the site', secret: 's3cret!', collection_ids: [pages.id, posts.id] }));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({

@@ -25,7 +25,7 @@ describe.each([
     await env.emit([{ event: 'content.created', entryUuid, entry: { uuid: entryUuid, fields: { title: 'Hello' } } }]);
     const [req] = await rx.until((r) => r.length === 1);
 
-    // spec §6 rule 3: hex HMAC-SHA256 of the exact body, keyed with the secret
+    // docs/webhooks.md: hex HMAC-SHA256 of the exact body, keyed with the secret
     expect(req.headers['x-webhook-signature']).toBe(createHmac('sha256', SECRET).update(req.raw).digest('hex'));
     // Standard Webhooks: an off-the-shelf verifier accepts it (and checks the timestamp window)
     const verified = new Webhook(standardWebhooksSecret(SECRET)).verify(req.raw, {

@@ -37,7 +37,7 @@ export function requiredMessage(f: FieldDef): string {
   return f.validations.required?.message || `The ${label(f)} field is required.`;
 }
 
-/** charcount (facts §3.5): string length for text-like types, the numeric value for numbers. */
+/** charcount (docs/foundation.md): string length for text-like types, the numeric value for numbers. */
 export function checkCharcount(f: FieldDef, value: unknown): string | null {
   const rule = f.validations.charcount;
   if (!rule?.status) return null;

@@ -10,7 +10,7 @@ import { hashPassword } from './password.ts';
 
 export type { ValueContext, PendingRef } from './common.ts';
 
-/** Types whose `repeatable` option turns the value into an array of the scalar (facts §3.4). */
+/** Types whose `repeatable` option turns the value into an array of the scalar (docs/foundation.md). */
 const REPEATABLE_SCALARS = new Set(['text', 'longtext', 'email', 'number', 'color', 'date', 'time']);
 
 export const isRepeatableScalar = (f: FieldDef): boolean => REPEATABLE_SCALARS.has(f.type) && !!f.options.repeatable;

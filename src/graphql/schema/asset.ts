@@ -9,7 +9,7 @@ import { authorize } from '../../context.ts';
 import { serializeAsset } from '../../assets/serialize.ts';
 import { CONTENT_READ } from '../content-read.ts';
 
-/** The asset object of REST (facts §7). Uploads, single and bulk, are REST-only (multipart). */
+/** The asset object of REST (docs/assets.md). Uploads, single and bulk, are REST-only (multipart). */
 export const AssetType = builder.objectRef<AssetResource>('Asset').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),

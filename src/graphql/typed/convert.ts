@@ -7,7 +7,7 @@ import { isRecord } from './model.ts';
  * shape keyed by field name.
  */
 
-/** GraphQL operator name → the REST operator key (spec §4.4). */
+/** GraphQL operator name → the REST operator key (docs/filtering.md). */
 export const OPERATOR_KEYS: Record<string, string> = {
   eq: 'eq',
   not: 'not',
@@ -68,7 +68,7 @@ export function toNormalisedWhere(input: unknown, plan: WherePlan): Record<strin
       out[slot.key] = operators(value);
       continue;
     }
-    // `{ eq, null, ..., where: { name: { like } } }` → `{ eq, null, ..., name: { like } }` (spec §4.4 rule 6).
+    // `{ eq, null, ..., where: { name: { like } } }` → `{ eq, null, ..., name: { like } }` (docs/filtering.md).
     const { where: inner, ...own } = value;
     out[slot.key] = { ...operators(own), ...toNormalisedWhere(inner, slot.target()) };
   }
