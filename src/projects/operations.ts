@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Project } from '../db/generated/prisma/client.ts';
-import type { Tx } from '../db/client.ts';
+import { withinTransaction, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound, validationFailed, zodToAppError } from '../errors.ts';
 
@@ -93,7 +93,7 @@ export async function lockProjectRow(tx: Tx, projectId: number): Promise<void> {
  * a locale another request just added.
  */
 async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: string[]; defaultLocale?: string } | null): Promise<Project> {
-  ctx.project = await ctx.db.$transaction(async (tx) => {
+  ctx.project = await withinTransaction(ctx.db, async (tx) => {
     await lockProjectRow(tx, ctx.project.id);
     const project = await tx.project.findUniqueOrThrow({ where: { id: ctx.project.id } });
     const data = change(project);
