@@ -23,9 +23,10 @@ export interface ManifestTicket {
  *   without anyone noticing.
  */
 export class TrustedDocumentMemory {
-  private readonly flags: LRUCache<number, { enforced: boolean }>;
+  /** `at`: when the read that filled the entry began. */
+  private readonly flags: LRUCache<number, { enforced: boolean; at: number }>;
   /** By `project|hash`; a project's keys are found through `hashesByProject` when it is forgotten. */
-  private readonly texts: LRUCache<string, { text: string | null }>;
+  private readonly texts: LRUCache<string, { text: string | null; at: number }>;
   private readonly hashesByProject = new Map<number, Set<string>>();
   /** Epoch at which each project was last forgotten. */
   private readonly forgottenAt = new Map<number, number>();
@@ -35,14 +36,12 @@ export class TrustedDocumentMemory {
 
   constructor(
     private readonly feed: Pick<ChangeFeed, 'live' | 'session' | 'subscribe'>,
-    ttlMs: number,
+    private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.flags = new LRUCache({ max: 10_000, ttl: ttlMs, perf: { now } });
+    this.flags = new LRUCache({ max: 10_000 });
     this.texts = new LRUCache({
       max: 20_000,
-      ttl: ttlMs,
-      perf: { now },
       dispose: (_value, key) => {
         const projectId = Number(key.slice(0, key.indexOf('|')));
         const keys = this.hashesByProject.get(projectId);
@@ -63,22 +62,22 @@ export class TrustedDocumentMemory {
   }
 
   enforced(projectId: number): boolean | undefined {
-    return this.feed.live ? this.flags.get(projectId)?.enforced : undefined;
+    return this.fresh(this.flags.get(projectId))?.enforced;
   }
 
   /** The text for `hash` (lower-case hex): a string, null when the manifest has none, undefined when not known. */
   text(projectId: number, hash: string): string | null | undefined {
-    return this.feed.live ? this.texts.get(`${projectId}|${hash}`)?.text : undefined;
+    return this.fresh(this.texts.get(`${projectId}|${hash}`))?.text;
   }
 
   keepEnforced(ticket: ManifestTicket, projectId: number, enforced: boolean): void {
-    if (this.current(ticket, projectId)) this.flags.set(projectId, { enforced }, { start: ticket.at });
+    if (this.current(ticket, projectId)) this.flags.set(projectId, { enforced, at: ticket.at });
   }
 
   keepText(ticket: ManifestTicket, projectId: number, hash: string, text: string | null): void {
     if (!this.current(ticket, projectId)) return;
     const key = `${projectId}|${hash}`;
-    this.texts.set(key, { text }, { start: ticket.at });
+    this.texts.set(key, { text, at: ticket.at });
     let keys = this.hashesByProject.get(projectId);
     if (!keys) this.hashesByProject.set(projectId, (keys = new Set()));
     keys.add(key);
@@ -106,6 +105,11 @@ export class TrustedDocumentMemory {
   close(): void {
     this.unsubscribe();
     this.forgetAll();
+  }
+
+  /** An entry still to be trusted: the feed is live and it is younger than the bound (a stale one is left to the LRU). */
+  private fresh<E extends { at: number }>(entry: E | undefined): E | undefined {
+    return entry && this.feed.live && this.now() - entry.at <= this.ttlMs ? entry : undefined;
   }
 
   /** Whether an answer read under `ticket` may be kept: no change of its project can have been missed. */
