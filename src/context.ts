@@ -6,6 +6,7 @@ import type { Logger } from './logger.ts';
 import { requireAbility, type Ability } from './auth/abilities.ts';
 import type { AuthCache } from './auth/auth-cache.ts';
 import type { AuthRow, CollectionGenerations } from './auth/credentials.ts';
+import type { TrustedDocumentMemory } from './persisted/memory.ts';
 import type { TokenUsage } from './auth/token-usage.ts';
 import type { WebhookRuntime } from './webhooks/runtime.ts';
 import type { Mailer } from './users/mailer.ts';
@@ -27,6 +28,8 @@ export interface Services {
    * request asks the database.
    */
   authCache?: AuthCache<AuthRow>;
+  /** Trusted-document manifests held in process, kept like `authCache` and absent where it is (src/persisted/memory.ts). */
+  trustedDocuments?: TrustedDocumentMemory;
   /** Notes API token uses for `last_used_at` (src/auth/token-usage.ts); absent where nothing authenticates tokens. */
   tokenUsage?: TokenUsage;
   /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */

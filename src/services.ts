@@ -14,6 +14,7 @@ import { createRateLimiter } from './edge/rate-limit.ts';
 import { ReadCache, type CachedAnswer } from './edge/read-cache.ts';
 import { KnownRestReads } from './edge/known-reads.ts';
 import { AuthCache } from './auth/auth-cache.ts';
+import { TrustedDocumentMemory } from './persisted/memory.ts';
 import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './webhooks/runtime.ts';
@@ -41,6 +42,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   // Embedded PGlite multiplexes every connection onto one session, where LISTEN is not dependable.
   const feed = opts.authCache && config.AUTH_CACHE_MS > 0 && config.DATABASE_URL && database.kind === 'postgres' ? listenForChanges(config.DATABASE_URL, log) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
+  const trustedDocuments = feed ? new TrustedDocumentMemory(feed, config.AUTH_CACHE_MS) : undefined;
   const services: AppServices = {
     config,
     log,
@@ -51,6 +53,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     knownRestReads: config.READ_CACHE_MB > 0 ? new KnownRestReads() : undefined,
     graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0)) : undefined,
     authCache,
+    trustedDocuments,
     tokenUsage: new TokenUsage(database, log),
     live: new LiveHub({
       database,
@@ -75,6 +78,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     async close() {
       for (const fn of services.onClose.reverse()) await fn().catch((err) => log.error({ err }, 'close hook failed'));
       authCache?.close();
+      trustedDocuments?.close();
       await feed?.close();
       redis?.disconnect();
       await database.close();

@@ -54,7 +54,11 @@ export class AuthCache<V extends ContentStamped> {
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {
-    const off = feed.subscribe((change) => (change.kind === 'all' ? this.forgetAll() : this.forgetProject(change.projectId)));
+    const off = feed.subscribe((change) => {
+      if (change.kind === 'all') this.forgetAll();
+      // A manifest change touches nothing authentication answers.
+      else if (change.kind === 'project') this.forgetProject(change.projectId);
+    });
     const offContent = feed.subscribeContent?.((change) => this.contentChanged(change));
     this.unsubscribe = () => {
       off();

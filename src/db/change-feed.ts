@@ -6,9 +6,10 @@ export const CHANGES_CHANNEL = 'cms_changes';
 
 /**
  * Something a commit changed that a server must forget what it holds for: one project (its row or
- * tokens), or everything (TRUNCATE, a lost connection).
+ * tokens), one project's trusted documents (its manifest's flag or documents, migration
+ * 20261127001000), or everything (TRUNCATE, a lost connection).
  */
-export type Change = { kind: 'project'; projectId: number } | { kind: 'all' };
+export type Change = { kind: 'project'; projectId: number } | { kind: 'trusted-documents'; projectId: number } | { kind: 'all' };
 
 /**
  * A content commit (migration 20261126070000): the counters it moved, with their new values. Nothing
@@ -46,6 +47,8 @@ export function parseChange(payload: string | undefined): Change | ContentChange
   const p = payload ?? '';
   const m = /^p:(\d+)$/.exec(p);
   if (m) return { kind: 'project', projectId: Number(m[1]) };
+  const t = /^t:(\d+)$/.exec(p);
+  if (t) return { kind: 'trusted-documents', projectId: Number(t[1]) };
   const c = /^c:(\d+):(\d+)$/.exec(p);
   if (c) return { projectId: Number(c[1]), generation: BigInt(c[2]) };
   const g = /^g:(\d+):(\d+\.\d+\.\d+(?:,\d+\.\d+\.\d+)*)$/.exec(p);

@@ -108,7 +108,7 @@ export function createGate(opts: GateOptions): Gate {
       if (!anonymous && !placeholderCredentials(request)) throw err;
       // The project a header names binds by its manifest even when nothing authenticated.
       const header = request.headers.get('project-id');
-      return { ctx: null, scope: header ? await manifestScopeByUuid(services.database.prisma, header.trim()) : null, refused: err };
+      return { ctx: null, scope: header ? await manifestScopeByUuid(services.database.prisma, header.trim(), services.trustedDocuments) : null, refused: err };
     }
   }
 

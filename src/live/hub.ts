@@ -109,7 +109,10 @@ export class LiveHub {
         this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { minRetryMs: 100, maxRetryMs: 2000, applicationName: 'cms live stream' });
         await this.outboxListener.ready;
         this.feed = listenForChanges(listenUrl, log);
-        this.feed.subscribe((change) => this.recheckTokens(change.kind === 'project' ? change.projectId : 'all'));
+        this.feed.subscribe((change) => {
+          // A manifest change leaves every token as it was.
+          if (change.kind !== 'trusted-documents') this.recheckTokens(change.kind === 'project' ? change.projectId : 'all');
+        });
       }
       this.timer = setInterval(() => {
         stream.wake();

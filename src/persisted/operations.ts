@@ -6,6 +6,7 @@ import { withinTransaction, type PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { lockProjectRow } from '../projects/operations.ts';
 import { isUuid } from '../uuid.ts';
+import type { TrustedDocumentMemory } from './memory.ts';
 
 /**
  * Trusted documents (docs/graphql.md, "Trusted documents"): a project's manifest of the GraphQL
@@ -18,12 +19,6 @@ import { isUuid } from '../uuid.ts';
 export const MAX_TRUSTED_DOCUMENTS = 5_000;
 /** Longest document text accepted into a manifest. */
 export const MAX_TRUSTED_DOCUMENT_BYTES = 64 * 1024;
-/**
- * How long a replica trusts its memory of a project's enforcement flag. The replica that changes it
- * forgets at once; the others within this time.
- */
-const FLAG_TTL_MS = 5_000;
-
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export interface ManifestInput {
@@ -37,8 +32,6 @@ export interface ManifestSummary {
   enforced: boolean;
   documents: Array<{ hash: string; createdAt: Date }>;
 }
-
-const flags = new LRUCache<number, { enforced: boolean }>({ max: 10_000, ttl: FLAG_TTL_MS });
 
 function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<string, string> {
   const entries: Array<[string | null, string]> = Array.isArray(input) ? input.map((d) => [null, d]) : Object.entries(input);
@@ -66,9 +59,10 @@ function checkedDocuments(input: NonNullable<ManifestInput['documents']>): Map<s
  * Replaces a project's manifest: `documents`, when given, become the whole allowed set (in one
  * transaction); `enforced`, when given, switches enforcement. Turning enforcement on with an empty
  * manifest is refused: it would lock every client out. For callers that already authorized (the
- * CLI acts as the operator); the API goes through `putManifest`.
+ * CLI acts as the operator); the API goes through `putManifest`. `memory`, this replica's, forgets
+ * the project before the answer goes out; the other replicas hear of the commit on the change feed.
  */
-export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput): Promise<ManifestSummary> {
+export async function replaceManifest(db: PrismaClient, projectId: number, input: ManifestInput, memory?: TrustedDocumentMemory): Promise<ManifestSummary> {
   const documents = input.documents === undefined ? undefined : checkedDocuments(input.documents);
   await withinTransaction(db, async (tx) => {
     // Concurrent replacements queue: otherwise two would both clear the list and insert the same
@@ -88,8 +82,7 @@ export async function replaceManifest(db: PrismaClient, projectId: number, input
       update: enforced === undefined ? {} : { enforced },
     });
   });
-  flags.delete(projectId);
-  epochs.set(projectId, (epochs.get(projectId) ?? 0) + 1);
+  memory?.forgetProject(projectId);
   return readManifest(db, projectId);
 }
 
@@ -103,7 +96,7 @@ export async function readManifest(db: PrismaClient, projectId: number): Promise
 
 export async function putManifest(ctx: Ctx, input: ManifestInput): Promise<ManifestSummary> {
   authorize(ctx, 'admin');
-  return replaceManifest(ctx.db, ctx.project.id, input);
+  return replaceManifest(ctx.db, ctx.project.id, input, ctx.services.trustedDocuments);
 }
 
 export async function getManifest(ctx: Ctx): Promise<ManifestSummary> {
@@ -120,38 +113,41 @@ export const serializeManifest = (m: ManifestSummary) => ({
 export interface ManifestScope {
   db: PrismaClient;
   projectId: number;
+  /**
+   * This replica's memory of manifests (src/persisted/memory.ts), kept true by the change feed; absent
+   * where there is no feed (AUTH_CACHE_MS=0, embedded PGlite), and then every request reads the database.
+   */
+  memory?: TrustedDocumentMemory;
 }
 
-export const manifestScopeOf = (ctx: Pick<Ctx, 'db' | 'project'>): ManifestScope => ({ db: ctx.db, projectId: ctx.project.id });
+export const manifestScopeOf = (ctx: Pick<Ctx, 'db' | 'project' | 'services'>): ManifestScope => ({
+  db: ctx.db,
+  projectId: ctx.project.id,
+  memory: ctx.services.trustedDocuments,
+});
 
-/** Whether only the project's trusted documents may run (remembered for a few seconds per replica). */
-export async function trustedDocumentsEnforced({ db, projectId }: ManifestScope): Promise<boolean> {
-  const known = flags.get(projectId);
-  if (known) return known.enforced;
+/** Whether only the project's trusted documents may run. */
+export async function trustedDocumentsEnforced({ db, projectId, memory }: ManifestScope): Promise<boolean> {
+  const known = memory?.enforced(projectId);
+  if (known !== undefined) return known;
+  const ticket = memory?.ticket();
   const row = await db.trustedDocumentManifest.findUnique({ where: { projectId }, select: { enforced: true } });
   const enforced = row?.enforced ?? false;
-  flags.set(projectId, { enforced });
+  if (ticket) memory!.keepEnforced(ticket, projectId, enforced);
   return enforced;
 }
 
-/**
- * Manifest texts as the request path reads them, by hash, remembered like the flag (a cached GraphQL
- * answer of an enforcing project is then sent without a statement). A manifest replaced on this
- * replica is forgotten at once (its epoch moves), on the others within FLAG_TTL_MS.
- */
-const texts = new LRUCache<string, { text: string | null }>({ max: 20_000, ttl: FLAG_TTL_MS });
-const epochs = new Map<number, number>();
-
 /** The text of one of the project's trusted documents, by its sha256 hex, or null. */
-export async function trustedDocument({ db, projectId }: ManifestScope, hash: string): Promise<string | null> {
+export async function trustedDocument({ db, projectId, memory }: ManifestScope, hash: string): Promise<string | null> {
   if (!/^[0-9a-f]{64}$/i.test(hash)) return null;
   const lower = hash.toLowerCase();
-  const key = `${projectId}|${epochs.get(projectId) ?? 0}|${lower}`;
-  const known = texts.get(key);
-  if (known) return known.text;
+  const known = memory?.text(projectId, lower);
+  if (known !== undefined) return known;
+  const ticket = memory?.ticket();
   const row = await db.trustedDocument.findUnique({ where: { projectId_hash: { projectId, hash: lower } }, select: { document: true } });
-  texts.set(key, { text: row?.document ?? null });
-  return row?.document ?? null;
+  const text = row?.document ?? null;
+  if (ticket) memory!.keepText(ticket, projectId, lower, text);
+  return text;
 }
 
 /** uuid → id of the projects `manifestScopeByUuid` found (a project's id never changes). */
@@ -161,7 +157,7 @@ const projectIds = new LRUCache<string, number>({ max: 10_000 });
  * The manifest scope of the project a `project-id` header names, for a request whose credentials did
  * not authenticate (its manifest applies to every caller, token or not); null for an unknown project.
  */
-export async function manifestScopeByUuid(db: PrismaClient, projectUuid: string): Promise<ManifestScope | null> {
+export async function manifestScopeByUuid(db: PrismaClient, projectUuid: string, memory?: TrustedDocumentMemory): Promise<ManifestScope | null> {
   if (!isUuid(projectUuid)) return null;
   const uuid = projectUuid.toLowerCase();
   let projectId = projectIds.get(uuid);
@@ -170,5 +166,5 @@ export async function manifestScopeByUuid(db: PrismaClient, projectUuid: string)
     if (!row) return null;
     projectIds.set(uuid, (projectId = row.id));
   }
-  return { db, projectId };
+  return { db, projectId, memory };
 }

@@ -55,6 +55,9 @@ export async function applySchema(ctx: Ctx, input: unknown, opts: { allowDestruc
   const { project, ...diff } = inJoinedTransaction(ctx) ? await run(ctx.db) : await ctx.db.$transaction(run, { timeout: SCHEMA_APPLY_TIMEOUT_MS, maxWait: 10_000 });
   const moved = project.schemaRevision !== ctx.project.schemaRevision;
   ctx.project = project;
+  // A manifest replaced inside the transaction was forgotten before its commit; a read in between
+  // may have kept the old one, so it is forgotten again now that the commit is visible.
+  ctx.services.trustedDocuments?.forgetProject(project.id);
   if (moved) await applyAfterCommit(ctx.services, effects, project.id, project.schemaRevision);
   return { ...diff, schema_revision: project.schemaRevision };
 }
@@ -190,7 +193,7 @@ async function executePlan(ctx: Ctx, tx: Tx, plan: Plan): Promise<void> {
   }
   const t = plan.trusted;
   if (t && (t.add.length || t.remove.length || t.enforced)) {
-    await under('trusted_documents.', () => replaceManifest(ctx.db, ctx.project.id, { documents: t.documents, enforced: t.enforce }));
+    await under('trusted_documents.', () => replaceManifest(ctx.db, ctx.project.id, { documents: t.documents, enforced: t.enforce }, ctx.services.trustedDocuments));
   }
   for (const l of plan.locales?.remove ?? []) await under('locales.', () => removeLocale(ctx, l));
 }
