@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 
 /**
@@ -89,6 +90,12 @@ describe('RATE_LIMIT_IPV6_PREFIX', () => {
     p = await t.project();
   });
   afterAll(() => t.close());
+
+  it('is 64 by default, and refused at start outside 32-128', () => {
+    expect(loadConfig({}).RATE_LIMIT_IPV6_PREFIX).toBe(64);
+    expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: '31' })).toThrow(/RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128/);
+    expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: '129' })).toThrow(/RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128/);
+  });
 
   it('128 counts every IPv6 address on its own', async () => {
     const net = slash64();
