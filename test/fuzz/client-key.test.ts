@@ -21,7 +21,7 @@ const prefixLength = fc.integer({ min: 32, max: 128 });
 const spelling = fc.constantFrom(
   (b: number[]) => ipaddr.fromByteArray(b).toString(),
   (b: number[]) => ipaddr.fromByteArray(b).toNormalizedString(),
-  (b: number[]) => (ipaddr.fromByteArray(b) as ipaddr.IPv6).toFixedLengthString(),
+  (b: number[]) => (ipaddr.fromByteArray(b) as ipaddr.IPv6).parts.map((x) => x.toString(16).padStart(4, '0')).join(':'),
   (b: number[]) => ipaddr.fromByteArray(b).toString().toUpperCase(),
 );
 
