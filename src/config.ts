@@ -163,6 +163,11 @@ const envSchema = z
   REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
   MIGRATE_ON_START: bool(true),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
+  /**
+   * How much of an IPv6 address names one client for every per-address budget, slot and cap
+   * (src/edge/client-key.ts): its first RATE_LIMIT_IPV6_PREFIX bits. IPv4 addresses count whole.
+   */
+  RATE_LIMIT_IPV6_PREFIX: int(64, 32, 128),
   WEBHOOK_ALLOW_HTTP: bool(false),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),

@@ -5,6 +5,7 @@ import { AppError, badRequest } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import type { AuthAction, AuthAttemptLimiter, EndUserCtx } from '../users/context.ts';
 import { bearerOf } from '../users/current-user.ts';
+import { clientKey } from './client-key.ts';
 import type { EdgeServices } from './services.ts';
 
 /**
@@ -27,7 +28,7 @@ const ACTIONS: AuthAction[] = ['signup', 'login', 'refresh', 'verify', 'user'];
 
 type Limiter = RateLimiterAbstract;
 
-/** The budgets of one process, keyed by project + address / account. */
+/** The budgets of one process, keyed by project + client (clientKey of the address) / account. */
 interface Budgets {
   address: Map<AuthAction, Limiter>;
   account: Map<AuthAction, Limiter>;
@@ -37,6 +38,7 @@ interface Budgets {
   /** Password hashes running per client address in this process, and how many may. */
   hashing: Map<string, number>;
   hashSlots: number;
+  ipv6Prefix: number;
 }
 
 function limiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number): Limiter {
@@ -60,6 +62,7 @@ function createBudgets(config: Config, redis?: Redis): Budgets {
     attempts: config.AUTH_LOCKOUT_ATTEMPTS,
     hashing: new Map(),
     hashSlots: config.AUTH_HASH_CONCURRENCY_PER_ADDRESS,
+    ipv6Prefix: config.RATE_LIMIT_IPV6_PREFIX,
   };
 }
 
@@ -69,10 +72,11 @@ const secondsOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNex
 /** The limiter interface the users domain sees, bound to one project. */
 function boundLimiter(b: Budgets, projectUuid: string): AuthAttemptLimiter {
   const key = (k: string) => `${projectUuid}:${k}`;
+  const client = (address: string) => clientKey(address, b.ipv6Prefix);
   return {
     async draw(action, { address, account }) {
       try {
-        await b.address.get(action)!.consume(key(address));
+        await b.address.get(action)!.consume(key(client(address)));
         if (account !== undefined) await b.account.get(action)!.consume(key(account));
       } catch (res) {
         if (res instanceof RateLimiterRes) throw tooMany(secondsOf(res));
@@ -94,17 +98,18 @@ function boundLimiter(b: Budgets, projectUuid: string): AuthAttemptLimiter {
       await b.failures.delete(key(account));
     },
     async hashing(address, work) {
+      const slot = client(address);
       // Refused rather than queued: a queue would hold the requests (and their bodies) of whoever
       // floods, and each waiting hash still costs its 19 MiB once it runs.
-      const running = b.hashing.get(address) ?? 0;
+      const running = b.hashing.get(slot) ?? 0;
       if (running >= b.hashSlots) throw tooMany(1);
-      b.hashing.set(address, running + 1);
+      b.hashing.set(slot, running + 1);
       try {
         return await work();
       } finally {
-        const left = (b.hashing.get(address) ?? 1) - 1;
-        if (left > 0) b.hashing.set(address, left);
-        else b.hashing.delete(address);
+        const left = (b.hashing.get(slot) ?? 1) - 1;
+        if (left > 0) b.hashing.set(slot, left);
+        else b.hashing.delete(slot);
       }
     },
   };

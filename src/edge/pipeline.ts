@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import { clientKey } from './client-key.ts';
 import type { EdgeServices } from './services.ts';
 import type { RateBucket } from './rate-limit.ts';
 
@@ -42,12 +43,13 @@ export async function drawBudget(services: EdgeServices, ctx: Ctx, bucket: RateB
 }
 
 /**
- * The budget of a request that carries no valid credentials, keyed by the client's address. Drawn
- * before any schema work, so unauthenticated traffic (introspection, failed sign-ins) is bounded
- * per address as token traffic is per token.
+ * The budget of a request that carries no valid credentials, keyed by the client (`clientKey`: an
+ * IPv4 address, or an IPv6 address's RATE_LIMIT_IPV6_PREFIX prefix). Drawn before any schema work,
+ * so unauthenticated traffic (introspection, failed sign-ins) is bounded per client as token traffic
+ * is per token.
  */
 export async function drawAddressBudget(services: EdgeServices, ip: string | undefined): Promise<void> {
-  await services.rateLimiter.consume(`ip:${ip ?? 'unknown'}`, 'anonymous');
+  await services.rateLimiter.consume(`ip:${clientKey(ip, services.config.RATE_LIMIT_IPV6_PREFIX)}`, 'anonymous');
 }
 
 /**

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { clientKey } from '../edge/client-key.ts';
 
 export interface ConnectionLimits {
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_HEADERS_TIMEOUT_MS: number;
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: number;
+  RATE_LIMIT_IPV6_PREFIX: number;
 }
 
 /**
@@ -16,8 +18,8 @@ export interface ConnectionLimits {
  *   client trickling one byte every few seconds would otherwise hold a socket and a parser forever);
  *   a connection that never sends a byte is cut after the headers timeout too;
  * - a keep-alive connection idle between requests is closed after HTTP_KEEP_ALIVE_TIMEOUT_MS;
- * - one remote address holds at most HTTP_MAX_CONNECTIONS_PER_ADDRESS connections; the next is answered
- *   429 at once and closed.
+ * - one client (clientKey: an IPv4 address, or the RATE_LIMIT_IPV6_PREFIX prefix of an IPv6 one) holds at
+ *   most HTTP_MAX_CONNECTIONS_PER_ADDRESS connections; the next is answered 429 at once and closed.
  * Only the reception of the request is timed: a response that takes long (an upload being processed,
  * a subscription stream) is not cut.
  */
@@ -39,7 +41,7 @@ export function createApiServer(limits: ConnectionLimits, listener: RequestListe
     },
   );
   server.keepAliveTimeout = limits.HTTP_KEEP_ALIVE_TIMEOUT_MS;
-  if (limits.HTTP_MAX_CONNECTIONS_PER_ADDRESS > 0) capConnectionsPerAddress(server, limits.HTTP_MAX_CONNECTIONS_PER_ADDRESS, refused);
+  if (limits.HTTP_MAX_CONNECTIONS_PER_ADDRESS > 0) capConnectionsPerAddress(server, limits.HTTP_MAX_CONNECTIONS_PER_ADDRESS, limits.RATE_LIMIT_IPV6_PREFIX, refused);
   return server;
 }
 
@@ -48,11 +50,10 @@ const TOO_MANY_RESPONSE =
   'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 1\r\nContent-Type: application/json; charset=utf-8\r\n' +
   `Content-Length: ${Buffer.byteLength(TOO_MANY)}\r\n\r\n${TOO_MANY}`;
 
-function capConnectionsPerAddress(server: Server, cap: number, refused: WeakSet<Socket>): void {
+function capConnectionsPerAddress(server: Server, cap: number, ipv6Prefix: number, refused: WeakSet<Socket>): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    // An IPv4 client reached over an IPv6 listener is the same client as over IPv4.
-    const address = (socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const address = clientKey(socket.remoteAddress, ipv6Prefix);
     const count = open.get(address) ?? 0;
     if (count >= cap) {
       // Answered before its request is read: HTTP/1.1 lets a server respond early and close.

@@ -185,4 +185,12 @@ describe('format limits, the render pool and the per-address render budget', () 
     expect((await get(`${res.body.url}?variant=thumbnail`, address)).statusCode).toBe(200);
     expect((await get(`${res.body.url}?width=300`, '10.0.2.2')).statusCode).toBe(200);
   });
+
+  it('the render budget counts an IPv6 client by its /64: another address of it is refused, another /64 is not', async () => {
+    const res = await upload(t, p.headers, { filename: 'budget6.png', contentType: 'image/png', content: await imageOf(800, 600) });
+    expect((await get(`${res.body.url}?width=100`, '2001:db8:77:1::1')).statusCode).toBe(200);
+    expect((await get(`${res.body.url}?width=200`, '2001:db8:77:1::2')).statusCode).toBe(200);
+    expect((await get(`${res.body.url}?width=300`, '2001:db8:77:1:abcd::3')).statusCode).toBe(429);
+    expect((await get(`${res.body.url}?width=300`, '2001:db8:77:2::1')).statusCode).toBe(200);
+  });
 });

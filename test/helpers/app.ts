@@ -29,7 +29,8 @@ export interface TestApp {
   services: AppServices;
   database: Database;
   databaseUrl?: string;
-  request(opts: { method: string; url: string; headers?: Record<string, string>; body?: unknown; payload?: string }): Promise<{
+  /** `remoteAddress`: the client's address as the server sees it (127.0.0.1 when not given). */
+  request(opts: { method: string; url: string; headers?: Record<string, string>; body?: unknown; payload?: string; remoteAddress?: string }): Promise<{
     status: number;
     body: any;
     headers: Record<string, unknown>;
@@ -71,10 +72,11 @@ export async function startTestApp(opts: { embedded?: boolean; config?: Partial<
   const app = await buildServer(services);
   await app.ready();
 
-  const request: TestApp['request'] = async ({ method, url, headers = {}, body, payload }) => {
+  const request: TestApp['request'] = async ({ method, url, headers = {}, body, payload, remoteAddress }) => {
     const res = await app.inject({
       method: method as 'GET',
       url,
+      ...(remoteAddress ? { remoteAddress } : {}),
       headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
       payload: payload ?? (body !== undefined ? JSON.stringify(body) : undefined),
     });
