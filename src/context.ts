@@ -70,6 +70,8 @@ export interface Ctx {
    * project-wide generation.
    */
   collectionGenerations?: CollectionGenerations;
+  /** Whether the project runs only trusted documents, as authentication read it; absent for system actors. */
+  trustedDocumentsEnforced?: boolean;
   actor: Actor;
   source: EventSource;
   log: Logger;

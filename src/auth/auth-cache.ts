@@ -56,8 +56,8 @@ export class AuthCache<V extends ContentStamped> {
   ) {
     const off = feed.subscribe((change) => {
       if (change.kind === 'all') this.forgetAll();
-      // A manifest change touches nothing authentication answers.
-      else if (change.kind === 'project') this.forgetProject(change.projectId);
+      // Authentication also answers whether the project enforces trusted documents.
+      else if (change.kind === 'project' || change.kind === 'trusted-documents') this.forgetProject(change.projectId);
     });
     const offContent = feed.subscribeContent?.((change) => this.contentChanged(change));
     this.unsubscribe = () => {

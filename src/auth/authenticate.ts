@@ -87,6 +87,7 @@ function contextOf(services: Services, row: AuthRow, tokenId: number, requestId:
     project,
     contentGeneration: row.generation,
     collectionGenerations: row.collections ?? {},
+    trustedDocumentsEnforced: row.trusted_documents_enforced,
     actor: { kind: 'token', tokenId, name: row.token_name ?? '', abilities: row.abilities ?? [] },
     source: 'api',
     // Made on first use: a pino child per request was a measurable share of a cached read, and

@@ -21,6 +21,8 @@ export interface AuthRow {
   token_name: string | null;
   abilities: string[] | null;
   revoked_at: Date | null;
+  /** Whether the project runs only its trusted documents: read here so GraphQL asks no second statement. */
+  trusted_documents_enforced: boolean;
 }
 
 /** Collection slug → [collection id, published generation, draft generation]. */
@@ -37,7 +39,8 @@ export const AUTH_SQL = `
          (SELECT json_object_agg(c.slug, json_build_array(c.id, cg.published, cg.draft))
             FROM collection_generations cg JOIN collections c ON c.id = cg.collection_id
            WHERE cg.project_id = p.id) AS collections,
-         t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at
+         t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at,
+         EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced
     FROM projects p
     LEFT JOIN content_generations g ON g.project_id = p.id
     LEFT JOIN api_tokens t ON t.token_hash = $2

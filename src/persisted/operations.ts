@@ -118,16 +118,20 @@ export interface ManifestScope {
    * where there is no feed (AUTH_CACHE_MS=0, embedded PGlite), and then every request reads the database.
    */
   memory?: TrustedDocumentMemory;
+  /** The enforcement flag when authentication already read it (one statement less per request). */
+  enforced?: boolean;
 }
 
-export const manifestScopeOf = (ctx: Pick<Ctx, 'db' | 'project' | 'services'>): ManifestScope => ({
+export const manifestScopeOf = (ctx: Pick<Ctx, 'db' | 'project' | 'services' | 'trustedDocumentsEnforced'>): ManifestScope => ({
   db: ctx.db,
   projectId: ctx.project.id,
   memory: ctx.services.trustedDocuments,
+  enforced: ctx.trustedDocumentsEnforced,
 });
 
 /** Whether only the project's trusted documents may run. */
-export async function trustedDocumentsEnforced({ db, projectId, memory }: ManifestScope): Promise<boolean> {
+export async function trustedDocumentsEnforced({ db, projectId, memory, enforced: read }: ManifestScope): Promise<boolean> {
+  if (read !== undefined) return read;
   const known = memory?.enforced(projectId);
   if (known !== undefined) return known;
   const ticket = memory?.ticket();
