@@ -9,12 +9,22 @@
  *                        │
  *   domains: src/{assets,auth,bulk,collections,content,filtering,live,persisted,project-model,projects,users,versions,webhooks,seed}
  *                        │
- *   kernel: src/context.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
+ *   kernel: src/context.ts, src/abilities.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
+ *
+ * The kernel imports only the kernel and src/db: domains depend on it, never the reverse. A domain that
+ * hands every request a runtime of its own (webhooks, mailer, authentication cache, token usage,
+ * trusted-document memory) adds it to `Services` from its own module (`declare module '../context.ts'`).
+ * Between domains, imports go one way:
+ *   src/users ──→ src/webhooks   (end-user writes record their events in the webhook outbox)
+ *   src/users ··→ src/auth       (allowed, unused so far)
+ *   src/auth and src/webhooks import neither src/users nor each other.
+ * Together these keep auth, users, webhooks and context.ts out of any folder-level cycle.
  *
  * Type-only imports count: a cycle through types still ties the files' meaning together.
  */
 const DOMAINS = 'src/(assets|auth|bulk|collections|content|filtering|live|persisted|project-model|projects|users|versions|webhooks|seed)/';
 const SURFACES = 'src/(http|rest|graphql)/';
+const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -23,8 +33,29 @@ module.exports = {
       name: 'domains-know-no-surface',
       severity: 'error',
       comment: 'Operations never import an HTTP/GraphQL surface or the request pipeline: they get what they need through Ctx.',
-      from: { path: `^(${DOMAINS}|src/(context|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$)` },
+      from: { path: `^(${DOMAINS}|${KERNEL})` },
       to: { path: `^(${SURFACES}|src/edge/)` },
+    },
+    {
+      name: 'kernel-imports-only-kernel',
+      severity: 'error',
+      comment: 'Kernel files (Ctx, Services, errors, config) import only each other and src/db; a domain adds its runtime to Services itself.',
+      from: { path: `^${KERNEL}` },
+      to: { path: '^src/', pathNot: `^(src/db/|${KERNEL})` },
+    },
+    {
+      name: 'auth-knows-no-users-or-webhooks',
+      severity: 'error',
+      comment: 'API-token authentication sits below end-user accounts and webhook delivery.',
+      from: { path: '^src/auth/' },
+      to: { path: '^src/(users|webhooks)/' },
+    },
+    {
+      name: 'webhooks-know-no-users-or-auth',
+      severity: 'error',
+      comment: 'Writers (users among them) record events in the outbox; webhook delivery never calls back into them.',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/(users|auth)/' },
     },
     {
       name: 'edge-knows-no-surface',

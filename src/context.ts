@@ -3,18 +3,16 @@ import type { Project } from './db/generated/prisma/client.ts';
 import type { Database, PrismaClient } from './db/client.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
-import { requireAbility, type Ability } from './auth/abilities.ts';
-import type { AuthCache } from './auth/auth-cache.ts';
-import type { AuthRow, CollectionGenerations } from './auth/credentials.ts';
-import type { TrustedDocumentMemory } from './persisted/memory.ts';
-import type { TokenUsage } from './auth/token-usage.ts';
-import type { WebhookRuntime } from './webhooks/runtime.ts';
-import type { Mailer } from './users/mailer.ts';
+import { requireAbility, type Ability } from './abilities.ts';
 
 /**
  * Process-wide dependencies, created once at start and handed to every request context.
- * Domains add what they own here (queue, asset storage, caches); what only the request pipeline
- * uses (rate budgets, the read cache) is added by src/edge/services.ts.
+ * This kernel names no domain: each domain adds the runtime it owns to this interface from its own
+ * module (`declare module '../context.ts'`, the way a Fastify plugin decorates the instance), so the
+ * domains depend on the kernel and never the reverse (.dependency-cruiser.cjs, `kernel-imports-no-domain`):
+ * `authCache` (src/auth/credentials.ts), `tokenUsage` (src/auth/token-usage.ts), `trustedDocuments`
+ * (src/persisted/memory.ts), `webhooks` (src/webhooks/runtime.ts), `mailer` (src/users/mailer.ts).
+ * What only the request pipeline uses (rate budgets, the read cache) is added by src/edge/services.ts.
  */
 export interface Services {
   config: Config;
@@ -22,25 +20,14 @@ export interface Services {
   database: Database;
   /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
   redis?: Redis;
-  /**
-   * Authentications held in process, dropped by the database's change notifications
-   * (src/auth/auth-cache.ts); absent with AUTH_CACHE_MS=0 and on embedded PGlite, where every
-   * request asks the database.
-   */
-  authCache?: AuthCache<AuthRow>;
-  /** Trusted-document manifests held in process, kept like `authCache` and absent where it is (src/persisted/memory.ts). */
-  trustedDocuments?: TrustedDocumentMemory;
-  /** Notes API token uses for `last_used_at` (src/auth/token-usage.ts); absent where nothing authenticates tokens. */
-  tokenUsage?: TokenUsage;
-  /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
-  webhooks: WebhookRuntime;
-  /** Delivers end-user email verification tokens; absent = none sent (src/users/mailer.ts, docs/auth.md). */
-  mailer?: Mailer;
   /** Closes everything this process opened, in reverse order. */
   close(): Promise<void>;
   /** Hooks run by close(); domains register theirs as they start. */
   onClose: Array<() => Promise<void>>;
 }
+
+/** Collection slug → [collection id, published generation, draft generation]. */
+export type CollectionGenerations = Record<string, [number, number, number]>;
 
 /** Who is acting. Token actors come from the API; system actors are the CLI, seeding, a dashboard. */
 export type Actor =

@@ -1,5 +1,5 @@
 import type { ContentChange } from '../db/change-feed.ts';
-import type { CollectionGenerations } from './credentials.ts';
+import type { CollectionGenerations } from '../context.ts';
 
 /** What a cached authentication carries that content commits move: the generations read caches key by. */
 export interface ContentStamped {

@@ -1,4 +1,17 @@
 import type { Project } from '../db/generated/prisma/client.ts';
+import type { CollectionGenerations } from '../context.ts';
+import type { AuthCache } from './auth-cache.ts';
+
+declare module '../context.ts' {
+  interface Services {
+    /**
+     * Authentications held in process, dropped by the database's change notifications
+     * (src/auth/auth-cache.ts); absent with AUTH_CACHE_MS=0 and on embedded PGlite, where every
+     * request asks the database.
+     */
+    authCache?: AuthCache<AuthRow>;
+  }
+}
 
 /** What authentication reads per request, and what the in-process authentication cache holds. */
 export interface AuthRow {
@@ -24,9 +37,6 @@ export interface AuthRow {
   /** Whether the project runs only its trusted documents: read here so GraphQL asks no second statement. */
   trusted_documents_enforced: boolean;
 }
-
-/** Collection slug → [collection id, published generation, draft generation]. */
-export type CollectionGenerations = Record<string, [number, number, number]>;
 
 /**
  * The project, its content generations and the token in one round trip: this runs on every request,

@@ -1,6 +1,13 @@
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 
+declare module '../context.ts' {
+  interface Services {
+    /** Notes API token uses for `last_used_at`; absent where nothing authenticates tokens. */
+    tokenUsage?: TokenUsage;
+  }
+}
+
 /** A token's `last_used_at` is written at most this often per replica: "last used" to the minute. */
 const RESOLUTION_MS = 60_000;
 /** Uses noted within this long of each other go to the database in one statement. */

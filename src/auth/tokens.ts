@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
-import { isGrant, type Grant } from './abilities.ts';
+import { isGrant, type Grant } from '../abilities.ts';
 
 const PREFIX = 'cms_';
 

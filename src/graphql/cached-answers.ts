@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { holds } from '../auth/abilities.ts';
+import { holds } from '../abilities.ts';
 import type { Ctx } from '../context.ts';
 import { matchesIfNoneMatch } from '../edge/etag.ts';
 import { manifestScopeOf } from '../persisted/operations.ts';

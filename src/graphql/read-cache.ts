@@ -1,7 +1,7 @@
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { holds } from '../auth/abilities.ts';
+import { holds } from '../abilities.ts';
 import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../edge/read-cache.ts';
 import type { GraphQLContext } from './builder.ts';
 import { asksForDraft, graphqlEtag } from './http-caching.ts';

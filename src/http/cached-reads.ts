@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { holds } from '../auth/abilities.ts';
+import { holds } from '../abilities.ts';
 import { authenticateFromCache } from '../auth/authenticate.ts';
 import { matchesIfNoneMatch } from '../edge/etag.ts';
 import { rateKeyOf } from '../edge/pipeline.ts';

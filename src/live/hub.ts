@@ -4,7 +4,7 @@ import { listenForChanges, type ChangeFeed } from '../db/change-feed.ts';
 import type { Logger } from '../logger.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { holds } from '../auth/abilities.ts';
+import { holds } from '../abilities.ts';
 import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
 import { ChangeStream, type OutboxChange } from './stream.ts';
 import { parseEventId, readBacklog, replayOf } from './resume.ts';

@@ -1,6 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.ts';
 
+declare module '../context.ts' {
+  interface Services {
+    /** Trusted-document manifests held in process, kept like `authCache` and absent where it is. */
+    trustedDocuments?: TrustedDocumentMemory;
+  }
+}
+
 /** Taken before reading from the database; `keep` stores the answer only if nothing changed meanwhile. */
 export interface ManifestTicket {
   readonly epoch: number;

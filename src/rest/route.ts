@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Ability } from '../auth/abilities.ts';
+import type { Ability } from '../abilities.ts';
 import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache.ts';

@@ -3,6 +3,13 @@
  * Services (`services.mailer`); without one, no email is sent, and outside production the token is
  * handed back in the API response instead (docs/auth.md), so a developer can finish the flow.
  */
+declare module '../context.ts' {
+  interface Services {
+    /** Delivers end-user email verification tokens; absent = none sent (docs/auth.md). */
+    mailer?: Mailer;
+  }
+}
+
 export interface VerificationMessage {
   projectUuid: string;
   projectName: string;

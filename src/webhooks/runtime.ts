@@ -9,6 +9,13 @@ import { DeliveryProcessor } from './processor.ts';
 import { DeliveryQueue } from './queue.ts';
 import { DeliveryStore } from './store.ts';
 
+declare module '../context.ts' {
+  interface Services {
+    /** Webhook delivery: enqueue from any process; `webhooks.start()` makes this process a deliverer. */
+    webhooks: WebhookRuntime;
+  }
+}
+
 /** What the delivery machinery needs of its process (a subset of Services, so it does not import that type). */
 export interface RuntimeDeps {
   config: Config;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ABILITIES, type Ability } from '../../src/auth/abilities.ts';
+import { ABILITIES, type Ability } from '../../src/abilities.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { allRoutes } from '../../src/rest/index.ts';
 import type { RouteDef } from '../../src/rest/route.ts';
 import { multipartRoutes } from '../../src/rest/asset-routes.ts';
-import { ABILITIES, type Ability } from '../../src/auth/abilities.ts';
+import { ABILITIES, type Ability } from '../../src/abilities.ts';
 import { schema as coreSchema } from '../../src/graphql/schema/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,4 +1,4 @@
-import { forbidden } from '../errors.ts';
+import { forbidden } from './errors.ts';
 
 export const ABILITIES = ['read', 'create', 'update', 'delete', 'admin'] as const;
 export type Ability = (typeof ABILITIES)[number];
