@@ -58,7 +58,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
  * function after enough calls, not enough seconds, so a server serving a few hundred requests a
  * second stays partly unoptimised for several seconds after its first request, and its background
  * compiler threads bill CPU to it meanwhile: with a 1 s warm-up the cache-off GraphQL list measured
- * about twice its steady cost (BENCHMARKS.md, session 7, "Uncached reads"). Ceilings get the same.
+ * about twice its steady cost (BENCHMARKS.md, "Uncached reads"). Ceilings get the same.
  */
 export const warmupSec = (): number => Number(process.env.BENCH_WARMUP ?? 5);
 

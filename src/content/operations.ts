@@ -51,7 +51,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
   if (canCreateWithoutLock(ctx, collection)) {
     // Two round trips (ids, then one statement writing the entry, its version and its events) instead
     // of BEGIN, two statements and COMMIT: on a host where each round trip costs the writer a wake-up of
-    // the database's process, that is half a create's server time (BENCHMARKS.md, session 8).
+    // the database's process, that is half a create's server time (BENCHMARKS.md, "Invalidation that survives writes").
     const [entry] = await createWithoutLock(ctx, collection, [{ ...body, index: 0 }], { bag: new ErrorBag(), keyPrefix: () => '', timestamps: opts.timestamps });
     return entry;
   }

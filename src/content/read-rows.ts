@@ -10,7 +10,7 @@ import { isUuid, type EntryRow, type ReadState } from './types.ts';
  * The read repository of the published and draft read paths: entry rows straight through `pg`
  * instead of Prisma's client. An uncached read is a handful of statements, and Prisma's client
  * runtime and query compiler cost more CPU per statement than the statement itself (BENCHMARKS.md,
- * "The uncached read path"). Inside a transaction (a Ctx from txCtx) reads go through the
+ * "Uncached reads"). Inside a transaction (a Ctx from txCtx) reads go through the
  * transaction's Prisma client as before: they must see its writes, and on PGlite a read outside the
  * transaction would wait for it.
  */

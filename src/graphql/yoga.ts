@@ -134,7 +134,7 @@ export async function mountGraphql(app: FastifyInstance, services: EdgeServices)
       response.headers.forEach((value, key) => void reply.header(key, value));
       // Single JSON answers are sent as the string Yoga built: piping its body stream through Fastify
       // cost a Readable, a pipe and their listeners per request for one chunk (BENCHMARKS.md,
-      // session 7, "Uncached reads"). GraphiQL's page, multipart and event streams pass through.
+      // "Uncached reads"). GraphiQL's page, multipart and event streams pass through.
       if (/json/.test(response.headers.get('content-type') ?? '')) {
         const body = await response.text();
         if (req.method === 'GET' && response.status === 200) {
