@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Asset } from '../db/generated/prisma/client.ts';
 import type { Services } from '../context.ts';
 import { notFound, validationFailed } from '../errors.ts';
-import { isUuid } from '../content/types.ts';
+import { isUuid } from '../uuid.ts';
 import { assetStorage, type AssetStorage } from './storage.ts';
 import { boundProblem, imageBounds, isProcessableImage, readImageSize, renderImage, type Dimensions } from './images.ts';
 import { parseVariantQuery, recordedSize, resizedPlan, THUMBNAIL, THUMBNAIL_NAME, thumbnailPlan, variantKey, type VariantPlan } from './variants.ts';

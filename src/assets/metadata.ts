@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Asset } from '../db/generated/prisma/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
-import { isUuid } from '../content/types.ts';
+import { isUuid } from '../uuid.ts';
 
 /** The most items one bulk metadata edit takes (docs/assets.md). */
 export const BULK_METADATA_MAX = 50;

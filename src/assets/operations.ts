@@ -3,7 +3,7 @@ import { escapeLike } from '../text.ts';
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
-import { isUuid } from '../content/types.ts';
+import { isUuid } from '../uuid.ts';
 import { unstorableText } from '../text.ts';
 import { parsePositiveInt, firstString } from '../content/query.ts';
 import { assetStorage } from './storage.ts';

@@ -1,5 +1,5 @@
 import type { Asset } from '../db/generated/prisma/client.ts';
-import type { AssetResource } from '../content/types.ts';
+import type { AssetResource } from './resource.ts';
 import { isProcessableImage } from './images.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];

@@ -1,6 +1,6 @@
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag } from '../errors.ts';
-import { collectionForRequest } from '../content/schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { TX_OPTIONS, txCtx } from '../content/operations.ts';
 import { createdEvents, eventFactory } from '../content/entry-events.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../content/persist.ts';

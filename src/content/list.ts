@@ -1,7 +1,7 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
-import { collectionForRequest } from './schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { compileWhereWithCount } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS } from './rows.ts';

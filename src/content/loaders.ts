@@ -3,7 +3,7 @@ import type { Asset } from '../db/generated/prisma/client.ts';
 import { memo, type Ctx } from '../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
 import { isUuid, type EntryRow } from './types.ts';
-import { cachedCollectionById, rememberCollection } from './schemas.ts';
+import { cachedCollectionById, rememberCollection } from '../collections/schema-cache.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
 import { plainDatabase, type ReadRow } from './read-rows.ts';
 

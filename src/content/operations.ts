@@ -2,7 +2,7 @@ import type { PrismaClient, Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { collectionForRequest } from './schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { emitContentEvent, emitContentEvents } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from './persist.ts';

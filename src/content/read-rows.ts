@@ -3,7 +3,7 @@ import { Prisma, type Database } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { ENTRY_COLUMNS, sameCollection } from './rows.ts';
-import { isVisibleField } from './visibility.ts';
+import { isVisibleField } from '../collections/visibility.ts';
 import { isUuid, type EntryRow, type ReadState } from './types.ts';
 
 /**
@@ -173,7 +173,7 @@ export type RowWithLinks = ReadRow & { linked?: LinkedJson[] | null };
  */
 export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadState, withLinks = true): ReadColumns {
   if (!withLinks || !plainDatabase(ctx)) return PLAIN;
-  // Per schema object (cached per schema revision, src/content/schemas.ts), so built once per shape.
+  // Per schema object (cached per schema revision, src/collections/schema-cache.ts), so built once per shape.
   let built = columnsBySchema.get(collection);
   if (!built) {
     const links = hydratedRelationNames(collection);

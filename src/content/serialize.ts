@@ -6,7 +6,7 @@ import { contentLoaders } from './loaders.ts';
 import { renderMarkdown } from './richtext.ts';
 import type { EntryData, EntryResource, ReadOptions, ReadState } from './types.ts';
 import { instantText, type ReadRow } from './read-rows.ts';
-import { isVisibleField, ownValue } from './visibility.ts';
+import { isVisibleField, ownValue } from '../collections/visibility.ts';
 
 export type { EntryResource, ReadOptions, ReadState } from './types.ts';
 
@@ -17,7 +17,7 @@ export function sourceData(row: Pick<ReadRow, 'data' | 'publishedData'>, state: 
 }
 
 /**
- * Calls `visit` for every stored value of `fields` in `data` that a read may show (src/content/visibility.ts),
+ * Calls `visit` for every stored value of `fields` in `data` that a read may show (src/collections/visibility.ts),
  * group children included: only what is rendered needs its references loaded.
  */
 export function forEachVisibleValue(fields: FieldDef[], data: EntryData, visit: (field: FieldDef, value: unknown) => void): void {

@@ -3,7 +3,7 @@ import { ErrorBag } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { isRepeatableScalar } from './values/index.ts';
 import { fieldIndexKind, textLiteral } from '../filtering/field-indexes.ts';
-import { visibleField } from './visibility.ts';
+import { visibleField } from '../collections/visibility.ts';
 
 /**
  * Core columns by sort name. A Map, not an object literal: a name from the query string must never

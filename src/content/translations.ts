@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound, validationFailed } from '../errors.ts';
-import { collectionForRequest } from './schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './operations.ts';
 import { selectEntries } from './rows.ts';
 import { serializeEntry } from './serialize.ts';

@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
-import { collectionForRequest } from './schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { emitContentEvents } from '../webhooks/outbox.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './operations.ts';

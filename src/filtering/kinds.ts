@@ -1,6 +1,6 @@
 import type { FieldDef } from '../collections/model.ts';
 import type { CoreColumn, Operator, Target, ValueKind } from './ast.ts';
-import { isWhollyVisible } from '../content/visibility.ts';
+import { isWhollyVisible } from '../collections/visibility.ts';
 
 const CORE_KINDS: Record<CoreColumn, ValueKind> = {
   id: 'number',

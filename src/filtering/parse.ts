@@ -3,7 +3,7 @@ import { ErrorBag, validationFailed } from '../errors.ts';
 import { LIMITS, isCoreColumn, isOperator, type Target, type WhereNode } from './ast.ts';
 import { coreTarget, describeTarget, fieldTarget, operandKind, operatorsForTarget } from './kinds.ts';
 import { ValueError, parseOperand } from './values.ts';
-import { visibleField } from '../content/visibility.ts';
+import { visibleField } from '../collections/visibility.ts';
 
 /** Loads the collection a relation field points at (by internal id), or null. */
 export type CollectionLoader = (collectionId: number) => Promise<CollectionSchema | null>;

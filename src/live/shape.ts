@@ -1,6 +1,6 @@
 import type { CollectionSchema } from '../collections/model.ts';
 import type { EntryResource } from '../content/types.ts';
-import { visibleValues } from '../content/visibility.ts';
+import { visibleValues } from '../collections/visibility.ts';
 
 /**
  * An outbox entry as a subscriber may see it now: the write rendered it through the visibility rule,

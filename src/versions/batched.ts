@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.ts';
 import { validationFailed, notFound } from '../errors.ts';
 import { contentLoaders } from '../content/loaders.ts';
-import { requireContentRead } from '../content/visibility.ts';
+import { requireContentRead } from '../collections/visibility.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Snapshot } from './mint.ts';
 import { diffFields } from './diff.ts';

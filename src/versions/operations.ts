@@ -1,5 +1,5 @@
 import { authorize, type Ctx } from '../context.ts';
-import { requireContentRead } from '../content/visibility.ts';
+import { requireContentRead } from '../collections/visibility.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { findEntry, parseVersionNumber } from './lookup.ts';

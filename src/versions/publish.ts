@@ -2,7 +2,7 @@ import type { Entry } from '../db/generated/prisma/client.ts';
 import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { collectionForRequest } from '../content/schemas.ts';
+import { collectionForRequest } from '../collections/schema-cache.ts';
 import { isUuid } from '../content/types.ts';
 import { notFound } from '../errors.ts';
 import { emitContentEvent } from '../webhooks/outbox.ts';

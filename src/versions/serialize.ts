@@ -1,7 +1,7 @@
 import type { EntryVersion } from '../db/generated/prisma/client.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import type { Snapshot } from './mint.ts';
-import { visibleSnapshotFields } from '../content/visibility.ts';
+import { visibleSnapshotFields } from '../collections/visibility.ts';
 
 export interface CreatedBy {
   id: number;
@@ -59,7 +59,7 @@ export function versionDetail(v: VersionRecord, collection: CollectionSchema): V
 }
 
 /**
- * The snapshot as shown, through the visibility rule (src/content/visibility.ts): `hiddenInAPI` values
+ * The snapshot as shown, through the visibility rule (src/collections/visibility.ts): `hiddenInAPI` values
  * are kept in the stored snapshot (a revert restores them) but never shown, and password values, which
  * minting already leaves out, are filtered again for rows written before that rule or by hand.
  * Detail, diff and the GraphQL fields all read snapshots through here.

@@ -5,7 +5,7 @@ import { checkCharcount, fail, isEmptyValue, isPlainObject, label, ok, requiredM
 import { parseBoolean, parseColor, parseEmail, parseEnumeration, parseNumber, parseSlug, parseString, parseTime } from './scalar.ts';
 import { parseDate } from './date.ts';
 import { normalizeReferences } from './reference.ts';
-import { ownValue } from '../visibility.ts';
+import { ownValue } from '../../collections/visibility.ts';
 import { hashPassword } from './password.ts';
 
 export type { ValueContext, PendingRef } from './common.ts';

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from './page-info.ts';
 import { DEFAULT_PER_PAGE } from '../limits.ts';
-import type { AssetResource } from '../../content/types.ts';
+import type { AssetResource } from '../../assets/resource.ts';
 import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../assets/operations.ts';
 import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '../../assets/metadata.ts';
 import { zodToAppError } from '../../errors.ts';

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { EntryType } from '../schema/entry.ts';
 import { authorize } from '../../context.ts';
-import { collectionForRequest } from '../../content/schemas.ts';
+import { collectionForRequest } from '../../collections/schema-cache.ts';
 import type { EntryResource } from '../../content/types.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import { currentView } from '../../live/shape.ts';

@@ -1,6 +1,6 @@
 import type { EnumRef } from '@pothos/core';
 import { authorize } from '../../context.ts';
-import { collectionForRequest } from '../../content/schemas.ts';
+import { collectionForRequest } from '../../collections/schema-cache.ts';
 import type { EntryResource, ReadState } from '../../content/types.ts';
 import { readChangedEntry } from '../../live/entry.ts';
 import type { OutboxChange } from '../../live/stream.ts';

@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
-import { isVisibleField } from '../../content/visibility.ts';
+import { isVisibleField } from '../../collections/visibility.ts';
 import {
   NameRegistry,
   claimCollectionType,
@@ -16,7 +16,7 @@ export interface FieldLayout {
   def: FieldDef;
   /** Field name on the object type and in every input. */
   name: string;
-  /** Shown on the object type, in filters and sorts (src/content/visibility.ts: passwords and `hiddenInAPI` fields are write-only). */
+  /** Shown on the object type, in filters and sorts (src/collections/visibility.ts: passwords and `hiddenInAPI` fields are write-only). */
   output: boolean;
   enumName?: string;
   groupType?: string;

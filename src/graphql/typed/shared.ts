@@ -1,6 +1,6 @@
 import type { EnumRef, InputObjectRef, ObjectRef } from '@pothos/core';
 import type { GraphQLSchema } from 'graphql';
-import type { AssetResource } from '../../content/types.ts';
+import type { AssetResource } from '../../assets/resource.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import type { NameRegistry } from './names.ts';
 import type { TypedPage } from './model.ts';

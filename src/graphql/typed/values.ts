@@ -1,9 +1,10 @@
 import type { FieldDef } from '../../collections/model.ts';
 import { decimalNumber } from '../../text.ts';
-import type { AssetResource, EntryResource } from '../../content/types.ts';
+import type { AssetResource } from '../../assets/resource.ts';
+import type { EntryResource } from '../../content/types.ts';
 import type { GraphQLContext } from '../builder.ts';
 import { linkMode, loadLinked } from './loaders.ts';
-import { requireContentRead } from '../../content/visibility.ts';
+import { requireContentRead } from '../../collections/visibility.ts';
 import { isRecord, typedEntry, type TypedEntry, type TypedGroup } from './model.ts';
 import type { DateRangeValue } from './shared.ts';
 

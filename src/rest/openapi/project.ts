@@ -1,5 +1,5 @@
 import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
-import { isVisibleField } from '../../content/visibility.ts';
+import { isVisibleField } from '../../collections/visibility.ts';
 import { coreTarget, fieldTarget, operatorsForTarget } from '../../filtering/kinds.ts';
 import type { CoreColumn, Target, ValueKind } from '../../filtering/ast.ts';
 import { arrayOf, entryListSchema, entrySchema, ref, type JsonSchema } from './components.ts';

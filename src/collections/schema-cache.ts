@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Ctx } from '../context.ts';
-import { loadCollectionBySlug, type CollectionSchema } from '../collections/model.ts';
+import { loadCollectionBySlug, type CollectionSchema } from './model.ts';
 
 /**
  * Collection schemas by (project, schema_revision, slug). Every collection or field change bumps the

@@ -1,6 +1,8 @@
 import { authorize, type Ctx } from '../context.ts';
-import type { CollectionSchema, FieldDef } from '../collections/model.ts';
-import type { EntryData } from './types.ts';
+import type { CollectionSchema, FieldDef } from './model.ts';
+
+/** Stored field values keyed by field name (the shape of `EntryData` in src/content/types.ts). */
+type EntryData = Record<string, unknown>;
 
 /**
  * The one rule for what a caller may see of an entry. Every output path (entry reads and lists,
