@@ -1,5 +1,5 @@
 /**
- * Ceilings measured in the same run as the figures they bound (performance-facts.md: compare only
+ * Ceilings measured in the same run as the figures they bound (BENCHMARKS.md: compare only
  * runs taken side by side): what bare HTTP, a raw indexed SELECT and stock Yoga manage on this machine.
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';

@@ -17,7 +17,7 @@ const MAX_BATCH = 200;
  * One delivery attempt, whoever schedules it (BullMQ worker or the in-process runner): sign, POST,
  * log, decide what happens next. Claims and results of concurrent attempts are batched into one
  * statement each: every attempt writes a log row, and one insert per row would cap throughput
- * (docs: notes/performance-facts.md).
+ * (docs/webhooks.md, "Performance").
  */
 export class DeliveryProcessor {
   private readonly claims: DataLoader<string, ClaimedDelivery | null>;
