@@ -48,6 +48,22 @@ export interface WebhookDoc {
   collections: string[];
 }
 
+/** A webhook as the REST layout shows it, minus its secret: what `webhookDoc` reads. */
+export type WebhookShown = Omit<WebhookDoc, 'collections'> & { uuid: string; collections: Array<{ slug: string }> };
+
+/** The document's form of a webhook as GET /api/webhooks shows it (this server's or a remote one's). */
+export const webhookDoc = (w: WebhookShown): WebhookDoc & { uuid: string } => ({
+  uuid: w.uuid,
+  name: w.name,
+  description: w.description,
+  url: w.url,
+  events: w.events,
+  sources: w.sources,
+  payload: w.payload,
+  status: w.status,
+  collections: w.collections.map((c) => c.slug),
+});
+
 export interface TrustedDocumentsDoc {
   enforced: boolean;
   /** sha256 (hex) of the exact text → the text. */
@@ -93,7 +109,7 @@ const collectionDoc = z.object({
   fields: z.array(fieldDoc).max(500).default([]),
 });
 
-const webhookDoc = z.object({
+const webhookDocSchema = z.object({
   uuid: uuid.optional(),
   name: z.string(),
   description: z.string().nullish().transform((v) => v ?? null),
@@ -110,7 +126,7 @@ const documentSchema = z.object({
   version: z.literal(SCHEMA_VERSION, { error: `Unknown schema document version; this server reads version ${SCHEMA_VERSION}.` }),
   locales: z.object({ available: z.array(z.string()).min(1).max(100), default: z.string() }).optional(),
   collections: z.array(collectionDoc).max(1000),
-  webhooks: z.array(webhookDoc).max(1000).optional(),
+  webhooks: z.array(webhookDocSchema).max(1000).optional(),
   trusted_documents: z.object({ enforced: z.boolean(), documents: z.record(z.string(), z.string()) }).optional(),
 });
 

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { validationFailed } from '../errors.ts';
-import { SCHEMA_FORMAT, SCHEMA_VERSION, type CollectionDoc, type FieldDoc, type SchemaDocument, type WebhookDoc } from './document.ts';
+import type { CollectionResource, FieldResource } from '../collections/serialize.ts';
+import { SCHEMA_FORMAT, SCHEMA_VERSION, type CollectionDoc, type FieldDoc, type SchemaDocument, type WebhookDoc, type WebhookShown, webhookDoc } from './document.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AssetRecord, type EntryRecord, type ExportRecord, type VersionRecord } from './records.ts';
 
 /**
@@ -21,28 +22,8 @@ export interface RemoteSource {
 /** Entries asked for per page (the layout's largest `paginate`). */
 export const REMOTE_PAGE_SIZE = 100;
 
-interface RemoteField {
-  id: number;
-  uuid: string;
-  type: string;
-  label: string;
-  name: string;
-  description: string | null;
-  placeholder: string | null;
-  options: Record<string, unknown>;
-  validations: Record<string, unknown>;
-  order: number;
-  parent_field_id: number | null;
-}
-interface RemoteCollection {
-  id: number;
-  uuid: string;
-  name: string;
-  slug: string;
-  is_singleton: boolean;
-  order: number;
-  fields: RemoteField[];
-}
+type RemoteField = FieldResource;
+type RemoteCollection = CollectionResource & { fields: FieldResource[] };
 interface RemoteEntry {
   uuid: string;
   locale: string;
@@ -146,7 +127,7 @@ export async function* remoteRecords(src: RemoteSource): AsyncGenerator<ExportRe
 
   const slugOf = new Map(p.collections.map((c) => [c.id, c.slug]));
   const collections: CollectionDoc[] = p.collections.map((c) => ({ uuid: c.uuid, name: c.name, slug: c.slug, is_singleton: c.is_singleton, order: c.order, fields: fieldTree(c, slugOf) }));
-  const hooks = await remote.get<Array<Omit<WebhookDoc, 'collections'> & { collections: Array<{ slug: string }> }>>('/api/webhooks', { allow403: true });
+  const hooks = await remote.get<WebhookShown[]>('/api/webhooks', { allow403: true });
   const schema: SchemaDocument = {
     format: SCHEMA_FORMAT,
     version: SCHEMA_VERSION,
@@ -154,17 +135,7 @@ export async function* remoteRecords(src: RemoteSource): AsyncGenerator<ExportRe
     collections,
     ...(hooks
       ? {
-          webhooks: hooks.map((w) => ({
-            uuid: w.uuid,
-            name: w.name,
-            description: w.description,
-            url: w.url,
-            events: w.events,
-            sources: w.sources,
-            payload: w.payload,
-            status: w.status,
-            collections: w.collections.map((c) => c.slug),
-          })),
+          webhooks: hooks.map(webhookDoc),
         }
       : {}),
   };

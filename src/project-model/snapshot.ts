@@ -2,7 +2,8 @@ import type { Project } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { buildCollectionSchema, type CollectionSchema, type FieldDef } from '../collections/model.ts';
-import { SCHEMA_FORMAT, SCHEMA_VERSION, type FieldDoc, type SchemaDocument, type WebhookDoc } from './document.ts';
+import { SCHEMA_FORMAT, SCHEMA_VERSION, webhookDoc, type FieldDoc, type SchemaDocument, type WebhookDoc } from './document.ts';
+import { serializeWebhook, WEBHOOK_COLLECTIONS } from '../webhooks/serialize.ts';
 
 /** What the project holds now, as diff and apply compare it (ids kept for the operations). */
 export interface LiveModel {
@@ -17,7 +18,7 @@ export async function readLiveModel(db: Tx, project: Project): Promise<LiveModel
     db.collection.findMany({ where: { projectId: project.id }, include: { fields: { where: { deletedAt: null } } }, orderBy: [{ order: 'asc' }, { id: 'asc' }] }),
     db.webhook.findMany({
       where: { projectId: project.id },
-      include: { collections: { include: { collection: { select: { id: true, slug: true } } } } },
+      include: WEBHOOK_COLLECTIONS,
       orderBy: { id: 'asc' },
     }),
     db.trustedDocumentManifest.findUnique({ where: { projectId: project.id } }),
@@ -26,20 +27,7 @@ export async function readLiveModel(db: Tx, project: Project): Promise<LiveModel
   return {
     project,
     collections: collections.map((c) => buildCollectionSchema(c, c.fields)),
-    webhooks: webhooks.map((w) => ({
-      uuid: w.uuid,
-      name: w.name,
-      description: w.description,
-      url: w.url,
-      events: w.events,
-      sources: w.sources,
-      payload: w.payload,
-      status: w.status,
-      collections: w.collections
-        .map((c) => c.collection)
-        .sort((a, b) => a.id - b.id)
-        .map((c) => c.slug),
-    })),
+    webhooks: webhooks.map((w) => webhookDoc(serializeWebhook(w))),
     trusted: { enforced: manifest?.enforced ?? false, documents: Object.fromEntries(documents.map((d) => [d.hash, d.document])) },
   };
 }

@@ -4,12 +4,12 @@ import { withinTransaction } from '../db/client.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { PING_EVENT } from './events.ts';
-import { serializeLog, serializeWebhook, type WebhookLogView, type WebhookView, type WebhookWithCollections } from './serialize.ts';
+import { serializeLog, serializeWebhook, WEBHOOK_COLLECTIONS, type WebhookLogView, type WebhookView, type WebhookWithCollections } from './serialize.ts';
 import { urlProblemOnSave } from './url-safety.ts';
 import { parsePaging, parseWebhookBody, type WebhookInput } from './validation.ts';
 
 const WEBHOOK_NOT_FOUND = 'Webhook not found.';
-const withCollections = { collections: { include: { collection: { select: { id: true, uuid: true, name: true, slug: true } } } } } as const;
+const withCollections = WEBHOOK_COLLECTIONS;
 
 /** Another project's webhook is as unknown as a missing one (docs/foundation.md). */
 async function findWebhook(ctx: Ctx, uuid: string): Promise<WebhookWithCollections> {

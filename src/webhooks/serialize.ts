@@ -23,6 +23,9 @@ export interface WebhookView {
   updated_at: string;
 }
 
+/** What `serializeWebhook` needs loaded with a webhook. */
+export const WEBHOOK_COLLECTIONS = { collections: { include: { collection: { select: { id: true, uuid: true, name: true, slug: true } } } } } as const;
+
 /** docs/webhooks.md plus the auto-disable state. */
 export function serializeWebhook(w: WebhookWithCollections): WebhookView {
   return {
