@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { validationFailed } from '../errors.ts';
 import type { CollectionResource, FieldResource } from '../collections/serialize.ts';
+import type { VersionDetail } from '../versions/serialize.ts';
+import { portableOptions } from './snapshot.ts';
 import { SCHEMA_FORMAT, SCHEMA_VERSION, type CollectionDoc, type FieldDoc, type SchemaDocument, type WebhookDoc, type WebhookShown, webhookDoc } from './document.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AssetRecord, type EntryRecord, type ExportRecord, type VersionRecord } from './records.ts';
 
@@ -82,8 +84,7 @@ class Remote {
 
 function fieldTree(c: RemoteCollection, slugOf: Map<number, string>): FieldDoc[] {
   const doc = (f: RemoteField): FieldDoc => {
-    const rel = f.options.relation as { collection?: unknown } | undefined;
-    const options = rel && typeof rel.collection === 'number' ? { ...f.options, relation: { ...rel, collection: slugOf.get(rel.collection) ?? rel.collection } } : f.options;
+    const options = portableOptions(f.options, (id) => slugOf.get(id));
     const out: FieldDoc = { uuid: f.uuid, type: f.type, label: f.label, name: f.name, description: f.description, placeholder: f.placeholder, options, validations: f.validations, order: f.order };
     if (f.type === 'group') out.children = c.fields.filter((x) => x.parent_field_id === f.id).map(doc);
     return out;
@@ -218,18 +219,7 @@ async function entryVersions(remote: Remote, base: string, uuid: string, leaderO
   const list = await remote.get<{ data: Array<{ version_number: number; translation_group_id: number | null }> }>(`${base}/${uuid}/versions`, { allow404: true });
   const out: VersionRecord[] = [];
   for (const item of [...(list?.data ?? [])].sort((a, b) => a.version_number - b.version_number)) {
-    const v = await remote.get<{
-      uuid: string;
-      version_number: number;
-      label: string | null;
-      description: string | null;
-      locale: string;
-      translation_group_id: number | null;
-      snapshot: Record<string, unknown>;
-      published_at: string | null;
-      created_at: string;
-      updated_at: string;
-    }>(`${base}/${uuid}/versions/${item.version_number}`);
+    const v = await remote.get<Omit<VersionDetail, 'snapshot'> & { snapshot: Record<string, unknown> }>(`${base}/${uuid}/versions/${item.version_number}`);
     out.push({
       uuid: v!.uuid,
       version_number: v!.version_number,
