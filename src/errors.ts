@@ -63,6 +63,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The entry a read asked for does not exist or is not visible in the state read. Its own class so a
+ * surface that answers "no entry" differently (an empty page) tells it apart by type, not by message.
+ */
+export class EntryNotFound extends AppError {
+  constructor() {
+    super('NOT_FOUND', 'Entry not found.');
+  }
+}
+
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const unauthenticated = (message = 'Unauthenticated.') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message = 'Forbidden.') => new AppError('FORBIDDEN', message);

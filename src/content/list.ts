@@ -1,7 +1,8 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
-import { ErrorBag, notFound } from '../errors.ts';
+import { EntryNotFound } from '../errors.ts';
 import { collectionForRequest } from '../collections/schema-cache.ts';
+import type { CollectionSchema } from '../collections/model.ts';
 import { compileWhereWithCount } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
@@ -10,95 +11,98 @@ import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
-import { firstString, isFlag, parseList, parsePositiveInt, parseState } from './query.ts';
-import type { EntryResource, EntryRow, ReadState } from './types.ts';
+import type { EntryResource, EntryRow, ReadOptions, ReadState } from './types.ts';
 
-/** Rows a list without `paginate` returns at most (with or without `limit`). */
+/** Rows a list read without paging returns at most (with or without a limit). */
 export const MAX_LIST_ROWS = 1000;
-/** Largest `paginate` page size; larger values are capped. */
+/** Largest page size; larger values are capped. */
 export const MAX_PAGE_SIZE = 100;
 
-export interface ListQuery {
+/** What a list reads: the live entries of a collection in one state, of one locale and matching a filter, in an order. */
+export interface EntryListOptions {
   state: ReadState;
   locale?: string;
+  /** The filter object (docs/filtering.md), as REST builds it from `where[...]`. */
   where?: unknown;
+  /** "field:asc,other:desc". */
   sort?: unknown;
-  /** Page size: switches to a paginated result. */
-  paginate?: number;
-  page?: number;
-  limit?: number;
-  offset?: number;
-  count?: boolean;
-  first?: boolean;
   timestamps?: boolean;
   exclude?: string[];
 }
 
-export type ListResult =
-  | { kind: 'count'; count: number }
-  | { kind: 'one'; entry: EntryResource }
-  | { kind: 'page'; data: EntryResource[]; total: number; page: number; perPage: number }
-  | { kind: 'array'; data: EntryResource[] };
+/** Which page to read: `perPage` is capped at MAX_PAGE_SIZE. */
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+
+/** One page of a list and the number of all its matches. */
+export interface EntryPage {
+  data: EntryResource[];
+  total: number;
+  page: number;
+  perPage: number;
+}
 
 /** A page read without its total: whether another page follows is known from one row past the page. */
-export interface PageSlice {
-  kind: 'slice';
+export interface EntrySlice {
   data: EntryResource[];
   hasMore: boolean;
   page: number;
   perPage: number;
 }
 
-/**
- * Whether a paginated read needs its total. GraphQL passes false when the document selects neither
- * the total nor anything computed from it, which saves the COUNT over every match; REST always
- * reports the total in its paginator, so it never passes the flag.
- */
-export type ListQueryWithTotal = ListQuery & { withTotal: boolean };
+/** Rows from `offset` (default 0), at most `limit` (capped at MAX_LIST_ROWS). */
+export interface RowRange {
+  limit?: number;
+  offset?: number;
+}
 
-/** The REST query string (docs/filtering.md) as a ListQuery; malformed numbers are a 422 naming the parameter. */
-export function parseListQuery(q: Record<string, unknown>): ListQuery {
-  const bag = new ErrorBag();
-  const query: ListQuery = {
-    state: parseState(q.state),
-    locale: firstString(q.locale)?.toLowerCase(),
-    where: q.where,
-    sort: firstString(q.sort),
-    paginate: parsePositiveInt(bag, 'paginate', q.paginate),
-    page: parsePositiveInt(bag, 'page', q.page),
-    limit: parsePositiveInt(bag, 'limit', q.limit),
-    offset: parsePositiveInt(bag, 'offset', q.offset, { min: 0 }),
-    count: isFlag(q.count),
-    first: isFlag(q.first),
-    timestamps: isFlag(q.timestamps),
-    exclude: parseList(q.exclude),
-  };
-  bag.throwIfAny();
-  return query;
+/** How a list's rows are read; only this module's operations use it. */
+interface ListPlan {
+  ctx: Ctx;
+  collection: CollectionSchema;
+  options: EntryListOptions;
+  readOpts: ReadOptions;
+  hasFilter: boolean;
+  countWhere: Prisma.Sql;
+  /** Rows of the page at `offset`, in the list's order, their linked entries handed to the serializer. */
+  select: (order: Prisma.Sql, limit: number, offset: number) => Promise<ReadRow[]>;
+  /** The same page and the number of all matches (pageWith). */
+  selectCounted: (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => Promise<{ rows: ReadRow[]; total: number }>;
 }
 
 /**
- * Lists entries of a collection. One SQL statement selects the page of rows (filters, sort and paging in
- * the database; served by the (collection_id, locale, state, id) index), one more counts when paginating
- * (or the same one counts too: selectPage), then the page is serialized with batched loads. Singletons
- * return their one entry for the locale (default locale when omitted) and ignore paging, count and first.
+ * A list opened for reading: the collection is resolved and the filter compiled, nothing is read yet.
+ * Each operation below reads it one way and returns one domain result; the surface picks the one it
+ * answers with (REST from its query string, GraphQL from the field and its selection).
  */
-export async function listEntries(ctx: Ctx, slug: string, query: ListQueryWithTotal): Promise<ListResult | PageSlice>;
-export async function listEntries(ctx: Ctx, slug: string, query: ListQuery): Promise<ListResult>;
-export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { withTotal?: boolean }): Promise<ListResult | PageSlice> {
+export interface EntryList {
+  /** A singleton's list holds its one entry for the locale (the default locale when none is given). */
+  readonly isSingleton: boolean;
+  readonly plan: ListPlan;
+}
+
+/**
+ * Opens a list of a collection's entries. One SQL statement then selects the page of rows (filters,
+ * sort and paging in the database; served by the (collection_id, locale, state, id) index), one more
+ * counts when a total is asked (or the same one counts too: selectPage), then the page is serialized
+ * with batched loads.
+ */
+export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOptions): Promise<EntryList> {
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
-  const column = query.state === 'draft' ? 'data' : 'published_data';
-  const readOpts = { state: query.state, timestamps: query.timestamps, exclude: query.exclude };
-  const locale = query.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
+  const column = options.state === 'draft' ? 'data' : 'published_data';
+  const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude };
+  const locale = options.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
 
   // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
   const conds: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
   if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
-  if (query.state === 'published') conds.push(publishedReadCondition('e'));
+  if (options.state === 'published') conds.push(publishedReadCondition('e'));
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
-  const filter = await compileWhereWithCount(query.where, {
+  const filter = await compileWhereWithCount(options.where, {
     db: ctx.db,
     projectId: ctx.project.id,
     collection,
@@ -111,50 +115,77 @@ export async function listEntries(ctx: Ctx, slug: string, query: ListQuery & { w
   // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
   const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;
 
-  if (query.count && !collection.isSingleton) {
-    const [{ count }] = await readRows<{ count: number }>(ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${countWhere}`);
-    return { kind: 'count', count };
-  }
-  const order = compileSort(query.sort, collection, column);
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
-  const read = readColumns(ctx, collection, query.state);
+  const read = readColumns(ctx, collection, options.state);
   const { columns, links } = read;
   const loader = contentLoaders(ctx).entryByUuid;
-  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, query.state, (u, r) => loader.prime(u, r));
+  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, options.state, (u, r) => loader.prime(u, r));
   const run: StatementRunner = (statement, name) => readRows(ctx, statement, name);
   // Without a filter, a page's links may be read once for the whole page (page-rows.ts).
-  const linkedPage = (limit: number, offset: number): RowsStatement | null =>
-    filter === null ? linkedPageStatement(ctx, read, { state: query.state, projectId: collection.projectId, where, order, limit, offset }) : null;
-  const select = async (limit: number, offset: number) => {
-    const page = linkedPage(limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
+  const linkedPage = (order: Prisma.Sql, limit: number, offset: number): RowsStatement | null =>
+    filter === null ? linkedPageStatement(ctx, read, { state: options.state, projectId: collection.projectId, where, order, limit, offset }) : null;
+  const select = async (order: Prisma.Sql, limit: number, offset: number) => {
+    const page = linkedPage(order, limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
     return settle(await run<RowWithLinks>(page.statement, page.name));
   };
+  const selectCounted = async (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => {
+    const rowsStatement = onePass ? null : linkedPage(order, limit, offset);
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, countWhere, rowsStatement });
+    return { rows: settle(found.rows), total: found.total };
+  };
+  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null, countWhere, select, selectCounted };
+  return { isSingleton: collection.isSingleton, plan };
+}
 
-  if (collection.isSingleton || query.first) {
-    const [row] = await select(1, 0);
-    if (!row) throw notFound('Entry not found.');
-    return { kind: 'one', entry: await serializeEntry(ctx, collection, row, readOpts) };
-  }
+/** The order a list's rows are read in; compiled only by the reads that have one (a COUNT ignores `sort`). */
+const orderOf = ({ options, collection }: ListPlan): Prisma.Sql => compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
 
-  if (query.paginate !== undefined) {
-    const perPage = Math.min(query.paginate, MAX_PAGE_SIZE);
-    const page = query.page ?? 1;
-    if (query.withTotal === false) {
-      const rows = await select(perPage + 1, (page - 1) * perPage);
-      const data = await serializeEntries(ctx, collection, rows.slice(0, perPage), readOpts);
-      return { kind: 'slice', data, hasMore: rows.length > perPage, page, perPage };
-    }
-    const onePass = filter !== null && !sortHasIndexOrder(query.sort, collection);
-    const offset = (page - 1) * perPage;
-    const rowsStatement = onePass ? null : linkedPage(perPage, offset);
-    const found = await pageWith<RowWithLinks>(run, where, order, { limit: perPage, offset, onePass, columns, countWhere, rowsStatement });
-    return { kind: 'page', data: await serializeEntries(ctx, collection, settle(found.rows), readOpts), total: found.total, page, perPage };
-  }
+/** How many entries the list holds. */
+export async function countEntries({ plan }: EntryList): Promise<number> {
+  const [{ count }] = await readRows<{ count: number }>(plan.ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${plan.countWhere}`);
+  return count;
+}
 
-  const limit = Math.min(query.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
-  const offset = query.limit !== undefined ? (query.offset ?? 0) : 0;
-  const rows = await select(limit, offset);
-  return { kind: 'array', data: await serializeEntries(ctx, collection, rows, readOpts) };
+/** The list's first entry in its order, or null when it holds none (a singleton without an entry for the locale). */
+export async function findFirstEntry({ plan }: EntryList): Promise<EntryResource | null> {
+  const [row] = await plan.select(orderOf(plan), 1, 0);
+  return row ? serializeEntry(plan.ctx, plan.collection, row, plan.readOpts) : null;
+}
+
+/** The list's first entry; EntryNotFound (404 "Entry not found.") when it holds none. */
+export async function getFirstEntry(list: EntryList): Promise<EntryResource> {
+  const entry = await findFirstEntry(list);
+  if (!entry) throw new EntryNotFound();
+  return entry;
+}
+
+/** One page of the list and its total. */
+export async function listEntriesPage({ plan }: EntryList, paging: Paging): Promise<EntryPage> {
+  const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
+  const { page } = paging;
+  const onePass = plan.hasFilter && !sortHasIndexOrder(plan.options.sort, plan.collection);
+  const found = await plan.selectCounted(orderOf(plan), perPage, (page - 1) * perPage, onePass);
+  return { data: await serializeEntries(plan.ctx, plan.collection, found.rows, plan.readOpts), total: found.total, page, perPage };
+}
+
+/**
+ * One page of the list without its total, for readers that show none: GraphQL reads a slice when the
+ * document selects neither the total nor anything computed from it, which saves the COUNT over every
+ * match; REST always reports the total in its paginator.
+ */
+export async function listEntriesSlice({ plan }: EntryList, paging: Paging): Promise<EntrySlice> {
+  const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
+  const { page } = paging;
+  const rows = await plan.select(orderOf(plan), perPage + 1, (page - 1) * perPage);
+  const data = await serializeEntries(plan.ctx, plan.collection, rows.slice(0, perPage), plan.readOpts);
+  return { data, hasMore: rows.length > perPage, page, perPage };
+}
+
+/** Rows of the list from an offset, without a total (at most MAX_LIST_ROWS). */
+export async function listEntriesRange({ plan }: EntryList, range: RowRange): Promise<EntryResource[]> {
+  const limit = Math.min(range.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
+  const rows = await plan.select(orderOf(plan), limit, range.offset ?? 0);
+  return serializeEntries(plan.ctx, plan.collection, rows, plan.readOpts);
 }
 
 /** The COUNT behind a page's `total`. */

@@ -10,7 +10,6 @@ import { ENTRY_COLUMNS, liveEntryByUuid } from './rows.ts';
 import { selectPage, MAX_PAGE_SIZE } from './list.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { checkRestoreConflicts } from './validate.ts';
-import { firstString, isFlag, parseList, parsePositiveInt } from './query.ts';
 import { isUuid, type EntryResource, type EntryRow } from './types.ts';
 
 /**
@@ -42,21 +41,6 @@ export interface TrashPage {
   total: number;
   page: number;
   perPage: number;
-}
-
-/** The REST query of `GET /api/{collection}/trash`; malformed numbers are a 422 naming the parameter. */
-export function parseTrashQuery(q: Record<string, unknown>): TrashQuery {
-  const bag = new ErrorBag();
-  const query: TrashQuery = {
-    locale: firstString(q.locale)?.toLowerCase(),
-    where: q.where,
-    paginate: parsePositiveInt(bag, 'paginate', q.paginate),
-    page: parsePositiveInt(bag, 'page', q.page),
-    timestamps: isFlag(q.timestamps),
-    exclude: parseList(q.exclude),
-  };
-  bag.throwIfAny();
-  return query;
 }
 
 const withDeletedAt = (entry: EntryResource, row: EntryRow): TrashedEntryResource => ({ ...entry, deleted_at: (row.deletedAt ?? new Date()).toISOString() });

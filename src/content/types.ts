@@ -9,6 +9,9 @@ export type EntryData = Record<string, unknown>;
 /** Which copy of the fields a read serves (docs/entries.md). */
 export type ReadState = 'draft' | 'published';
 
+/** A requested state: `draft` reads the working draft; anything else (default, invalid) reads the published copy (docs/entries.md). */
+export const toReadState = (v: unknown): ReadState => (v === 'draft' ? 'draft' : 'published');
+
 export interface ReadOptions {
   state: ReadState;
   /** Adds `created_at` / `updated_at`. */

@@ -4,10 +4,11 @@ import { defineRoutes, type RestInput } from './route.ts';
 import type { Ctx } from '../context.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../content/operations.ts';
 import { linkTranslation } from '../content/translations.ts';
-import { emptyTrash, listTrash, parseTrashQuery, restoreEntry } from '../content/trash.ts';
-import { listEntries, parseListQuery } from '../content/list.ts';
-import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
-import { laravelPage } from '../content/paginator.ts';
+import { emptyTrash, listTrash, restoreEntry } from '../content/trash.ts';
+import { countEntries, getFirstEntry, listEntriesPage, listEntriesRange, openEntryList } from '../content/list.ts';
+import { firstString } from '../text.ts';
+import { isFlag, parseListQuery, parseReadOptions, parseTrashQuery } from './list-query.ts';
+import { laravelPage } from './paginator.ts';
 import { withPublishedEtag } from './published-read.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
@@ -59,17 +60,17 @@ export const contentRoutes = defineRoutes([
     tags: ['entries'],
     query: listQuery,
     handler: withPublishedEtag('entries.list', async (ctx, input) => {
-      const result = await listEntries(ctx, input.params.collection, parseListQuery(input.query));
-      switch (result.kind) {
-        case 'count':
-          return { body: { count: result.count } };
-        case 'one':
-          return { body: result.entry };
-        case 'array':
-          return { body: result.data };
-        case 'page':
-          return { body: laravelPage(result.data, { ...result, path: requestPath(ctx, input), query: input.query }) };
+      const q = parseListQuery(input.query);
+      const list = await openEntryList(ctx, input.params.collection, q.options);
+      // A singleton answers its one entry whatever the paging, count or first ask (docs/entries.md).
+      if (q.count && !list.isSingleton) return { body: { count: await countEntries(list) } };
+      if (q.first || list.isSingleton) return { body: await getFirstEntry(list) };
+      if (q.paginate !== undefined) {
+        const page = await listEntriesPage(list, { page: q.page ?? 1, perPage: q.paginate });
+        return { body: laravelPage(page.data, { ...page, path: requestPath(ctx, input), query: input.query }) };
       }
+      // `offset` counts only with `limit` (docs/entries.md).
+      return { body: await listEntriesRange(list, { limit: q.limit, offset: q.limit !== undefined ? q.offset : undefined }) };
     }),
   },
   {

@@ -1,12 +1,10 @@
 import { builder } from '../builder.ts';
 import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageFromArgs, pagePosition } from './page-info.ts';
-import { isAppError } from '../../errors.ts';
-import type { EntryResource } from '../../content/types.ts';
+import { toReadState, type EntryResource } from '../../content/types.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
 import { linkTranslation } from '../../content/translations.ts';
-import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
+import { findFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../content/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
-import { parseState } from '../../content/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';
@@ -126,30 +124,27 @@ builder.queryFields((t) => ({
       const ctx = await context.auth();
       const typed = toWhereObject(args.filter);
       const where = args.where != null && typed ? { and: [args.where, typed] } : (args.where ?? typed);
-      try {
-        const result = await listEntries(ctx, args.collection, {
-          withTotal: selects(info, [], ['total', 'lastPage']) || selects(info, ['pageInfo'], ['total', 'lastPage']),
-          state: parseState(args.state),
-          locale: args.locale?.toLowerCase() ?? undefined,
-          where: where ?? undefined,
-          sort: args.sort ?? undefined,
-          paginate: perPage,
-          page,
-          timestamps: true,
-          exclude: args.exclude ?? undefined,
-        });
-        if (result.kind === 'page') return { data: result.data, total: result.total, currentPage: page, perPage };
-        if (result.kind === 'slice') {
-          const at = slicePosition(page, perPage, result.hasMore);
-          return { data: result.data, total: at.total, currentPage: page, perPage, knownLastPage: at.lastPage };
-        }
-        if (result.kind === 'one') return { data: [result.entry], total: 1, currentPage: 1, perPage };
-        return { data: [], total: 0, currentPage: page, perPage };
-      } catch (err) {
-        // A singleton without an entry for the locale is an empty page here, not an error.
-        if (isAppError(err) && err.code === 'NOT_FOUND' && err.message === 'Entry not found.') return { data: [], total: 0, currentPage: 1, perPage };
-        throw err;
+      const list = await openEntryList(ctx, args.collection, {
+        state: toReadState(args.state),
+        locale: args.locale?.toLowerCase() ?? undefined,
+        where: where ?? undefined,
+        sort: args.sort ?? undefined,
+        timestamps: true,
+        exclude: args.exclude ?? undefined,
+      });
+      if (list.isSingleton) {
+        // A singleton gives a page with its one entry, or an empty page when the locale has none.
+        const entry = await findFirstEntry(list);
+        return entry ? { data: [entry], total: 1, currentPage: 1, perPage } : { data: [], total: 0, currentPage: 1, perPage };
       }
+      const paging = { page, perPage };
+      if (selects(info, [], ['total', 'lastPage']) || selects(info, ['pageInfo'], ['total', 'lastPage'])) {
+        const result = await listEntriesPage(list, paging);
+        return { data: result.data, total: result.total, currentPage: page, perPage };
+      }
+      const result = await listEntriesSlice(list, paging);
+      const at = slicePosition(page, perPage, result.hasMore);
+      return { data: result.data, total: at.total, currentPage: page, perPage, knownLastPage: at.lastPage };
     },
   }),
   trashedEntries: t.field({
@@ -193,7 +188,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) =>
       getEntry(await context.auth(), args.collection, args.uuid, {
-        state: parseState(args.state),
+        state: toReadState(args.state),
         timestamps: true,
         locale: args.locale ?? undefined,
         translationLocale: args.translationLocale ?? undefined,

@@ -1,8 +1,7 @@
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
-import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
+import { getFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../content/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
-import { AppError } from '../../errors.ts';
 import { DEFAULT_PER_PAGE, checkPaging } from '../limits.ts';
 import type { TypedBuilder } from './builder.ts';
 import type { CollectionLayout } from './layout.ts';
@@ -66,9 +65,8 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
           args: { state: t.arg({ type: entryState, defaultValue: 'published' }), locale: t.arg.string() },
           resolve: async (_root, args, c) => {
             const ctx = await c.auth();
-            const r = await listEntries(ctx, slug, { state: args.state ?? 'published', locale: args.locale?.toLowerCase() ?? undefined, timestamps: true });
-            if (r.kind !== 'one') throw new AppError('NOT_FOUND', 'Entry not found.');
-            return typedEntry(r.entry, args.state ?? 'published');
+            const list = await openEntryList(ctx, slug, { state: args.state ?? 'published', locale: args.locale?.toLowerCase() ?? undefined, timestamps: true });
+            return typedEntry(await getFirstEntry(list), args.state ?? 'published');
           },
         }),
       );
@@ -99,20 +97,19 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
             checkPaging(pageNo, perPage);
             const ctx = await c.auth();
             const state = args.state ?? 'published';
-            const r = await listEntries(ctx, slug, {
-              withTotal: selects(info, ['pageInfo'], ['total', 'lastPage']),
+            const list = await openEntryList(ctx, slug, {
               state,
               locale: args.locale?.toLowerCase() ?? undefined,
               where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
               sort: toSortString(args.sort),
-              paginate: perPage,
-              page: pageNo,
               timestamps: true,
             });
-            if (r.kind === 'slice') {
+            const paging = { page: pageNo, perPage };
+            if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
+              const r = await listEntriesSlice(list, paging);
               return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
             }
-            if (r.kind !== 'page') throw new AppError('NOT_FOUND', 'Entry not found.');
+            const r = await listEntriesPage(list, paging);
             return {
               data: r.data.map((e) => typedEntry(e, state)),
               total: r.total,
