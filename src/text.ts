@@ -1,3 +1,5 @@
+import type { ErrorBag } from './errors.ts';
+
 /**
  * Text PostgreSQL cannot store: `text` rejects U+0000 (SQLSTATE 22021) and `jsonb` rejects `\u0000`
  * and unpaired UTF-16 surrogates, which are not Unicode (22P05). Shared by the request guard
@@ -45,4 +47,22 @@ export function decimalNumber(s: string): number {
  */
 export function isReservedKey(key: string): boolean {
   return key === '__proto__';
+}
+
+/** The first value of a query parameter (`?a=x&a=y` gives `x`), trimmed; undefined when absent or blank. */
+export const firstString = (v: unknown): string | undefined => {
+  const s = Array.isArray(v) ? v[0] : v;
+  return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
+};
+
+/** A positive integer query parameter, or a 422 naming it. */
+export function parsePositiveInt(bag: ErrorBag, key: string, v: unknown, opts: { min?: number } = {}): number | undefined {
+  const s = firstString(v);
+  if (s === undefined) return undefined;
+  const min = opts.min ?? 1;
+  if (!/^\d{1,9}$/.test(s) || Number(s) < min) {
+    bag.add(key, `The ${key} parameter must be an integer of at least ${min}.`);
+    return undefined;
+  }
+  return Number(s);
 }

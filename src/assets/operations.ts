@@ -5,7 +5,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { unstorableText } from '../text.ts';
-import { parsePositiveInt, firstString } from '../content/query.ts';
+import { parsePositiveInt, firstString } from '../text.ts';
 import { assetStorage } from './storage.ts';
 import { ASSET_KINDS, type AssetKind } from './types.ts';
 

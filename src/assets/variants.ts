@@ -1,6 +1,6 @@
 import type { Asset } from '../db/generated/prisma/client.ts';
 import { ErrorBag, validationFailed } from '../errors.ts';
-import { firstString } from '../content/query.ts';
+import { firstString } from '../text.ts';
 import { VARIANT_SEPARATOR } from './storage/types.ts';
 import {
   FORMAT_MIME,

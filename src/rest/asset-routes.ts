@@ -20,8 +20,8 @@ import { serializeAsset } from '../assets/serialize.ts';
 import { openAssetFile } from '../assets/files.ts';
 import { drawRenderBudget } from '../edge/render-budget.ts';
 import type { EdgeServices } from '../edge/services.ts';
-import { isFlag } from '../content/query.ts';
-import { laravelPage } from '../content/paginator.ts';
+import { isFlag } from '../entries/reads/query.ts';
+import { laravelPage } from '../entries/reads/paginator.ts';
 import { requestPath } from './content-routes.ts';
 
 /** POST /api/files: needs the multipart parser, so it is registered in its own scope (see `mountMultipartRoutes`). */

@@ -1,7 +1,7 @@
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../bulk/operations.ts';
-import { isFlag } from '../content/query.ts';
+import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../entries/operations/bulk.ts';
+import { isFlag } from '../entries/reads/query.ts';
 
 /**
  * Bulk entry routes (docs/bulk.md). Bodies are checked by the operations, not by a route schema, so a

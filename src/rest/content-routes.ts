@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes, type RestInput } from './route.ts';
 import type { Ctx } from '../context.ts';
-import { createEntry, deleteEntry, getEntry, updateEntry } from '../content/operations.ts';
-import { linkTranslation } from '../content/translations.ts';
-import { emptyTrash, listTrash, parseTrashQuery, restoreEntry } from '../content/trash.ts';
-import { listEntries, parseListQuery } from '../content/list.ts';
-import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
-import { laravelPage } from '../content/paginator.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../entries/operations/entry.ts';
+import { linkTranslation } from '../entries/values/translations.ts';
+import { emptyTrash, listTrash, parseTrashQuery, restoreEntry } from '../entries/operations/trash.ts';
+import { listEntries, parseListQuery } from '../entries/reads/list.ts';
+import { firstString, isFlag, parseReadOptions } from '../entries/reads/query.ts';
+import { laravelPage } from '../entries/reads/paginator.ts';
 import { withPublishedEtag } from './published-read.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();

@@ -1,12 +1,12 @@
 import { builder } from '../builder.ts';
 import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageFromArgs, pagePosition } from './page-info.ts';
 import { isAppError } from '../../errors.ts';
-import type { EntryResource } from '../../content/types.ts';
-import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
-import { linkTranslation } from '../../content/translations.ts';
-import { listEntries, MAX_PAGE_SIZE } from '../../content/list.ts';
-import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
-import { parseState } from '../../content/query.ts';
+import type { EntryResource } from '../../entries/types.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../../entries/operations/entry.ts';
+import { linkTranslation } from '../../entries/values/translations.ts';
+import { listEntries, MAX_PAGE_SIZE } from '../../entries/reads/list.ts';
+import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../entries/operations/trash.ts';
+import { parseState } from '../../entries/reads/query.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';
