@@ -7,12 +7,14 @@ import { isUuid } from '../types.ts';
 import { notFound } from '../../errors.ts';
 import { emitContentEvent } from '../../webhooks/outbox.ts';
 import type { ContentEventName } from '../../webhooks/events.ts';
-import { mintEntries, type MintTarget, type Snapshot } from '../store/mint.ts';
+import { mintEntries, type MintTarget } from '../store/mint.ts';
+import type { Snapshot } from '../store/snapshot.ts';
 import { lockEntry, parseVersionNumber } from '../versions/lookup.ts';
 import { publishWithoutLock } from './publish-without-lock.ts';
 import { restoreDraft, type SkippedReference } from './restore.ts';
 import type { VersionRecord } from '../versions/serialize.ts';
 import { entryResource } from '../versions/entry-resource.ts';
+import type { PublishResult } from './publish-result.ts';
 import type { EntryResource } from '../reads/serialize.ts';
 
 /**
@@ -22,13 +24,7 @@ import type { EntryResource } from '../reads/serialize.ts';
  */
 const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 
-export interface PublishResult {
-  collection: CollectionSchema;
-  entry: Entry;
-  version: VersionRecord;
-  /** The entry resource as returned and as sent in the event. */
-  resource: EntryResource;
-}
+export type { PublishResult } from './publish-result.ts';
 
 export interface UnpublishResult {
   collection: CollectionSchema;

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../context.ts';
 import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import { OUTBOX_CHANNEL } from '../../webhooks/dispatcher.ts';
-import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../../webhooks/outbox.ts';
+import { contentEventParams } from '../../webhooks/outbox.ts';
+import { saveDraftIfUnchanged } from '../store/version-statement.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import { uniqueFields, validateEntryInputs, type WriteMode } from '../values/validate.ts';
@@ -15,7 +15,7 @@ import type { EntryResource, EntryRow } from '../types.ts';
  * round trips, each also a pass through Prisma, for a write that is 60 % of an editor's traffic. Here
  * the row is read without a lock, together with its row version (`xmin`, which every UPDATE of the row
  * changes), validated and serialized as the transactional save would, and then one statement updates
- * the row only if its `xmin` is still the one read, and inserts the `content.updated` event in the
+ * the row only if its `xmin` is still the one read (`saveDraftIfUnchanged`, src/entries/store/version-statement.ts), and inserts the `content.updated` event in the
  * same statement (so in the same commit). If another write got there first, nothing is written and
  * the save starts over from a fresh read: the outcome is the one the row lock would have given, a
  * save merged onto the latest committed row.
@@ -32,16 +32,6 @@ type VersionedRow = EntryRow & { xmin: string };
 
 const SELECT_FOR_SAVE = `SELECT ${ENTRY_COLUMNS.text}, e.xmin::text AS xmin FROM entries e
   WHERE e.uuid = $1::uuid AND e.collection_id + 0 = $2::int AND e.deleted_at IS NULL`;
-
-const SAVE_IF_UNCHANGED = `WITH u AS (
-    UPDATE entries AS e SET data = $1::jsonb, locale = $2::text, is_draft_dirty = true, updated_at = $3::timestamptz
-    WHERE e.id = $4::int AND e.xmin = $5::text::xid AND e.deleted_at IS NULL
-    RETURNING e.id
-  ),
-  inserted AS (
-    ${contentEventsInsertSql({ project: '$6::int', source: '$7::text', rows: '$8', entries: '$9' }, 'EXISTS (SELECT 1 FROM u)')}
-  )
-  SELECT pg_notify($10::text, '') FROM u`;
 
 /** Whether this save may skip the transaction (see the module comment). */
 export function canSaveWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {
@@ -74,13 +64,8 @@ export async function saveDraftWithoutLock(
     const events = contentEventParams([
       { event: 'content.updated', collection: { id: collection.id, uuid: collection.uuid, slug: collection.slug }, entryUuid: row.uuid, locale: saved.locale, entry },
     ]);
-    const written = await db.query(
-      SAVE_IF_UNCHANGED,
-      [JSON.stringify(item.data), saved.locale, saved.updatedAt.toISOString(), row.id, xmin, ctx.project.id, ctx.source, events.rows, events.entries, OUTBOX_CHANNEL],
-      { name: 'cms_save_draft_if_unchanged' },
-    );
-    if (written.length === 1) {
-      outboxWritten(ctx);
+    const written = await saveDraftIfUnchanged(ctx, { entryId: row.id, xmin, data: item.data, locale: saved.locale, at: saved.updatedAt, events });
+    if (written) {
       return entry;
     }
   }

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Entry, EntryVersion, Plan } from '../../db/generated/prisma/client.ts';
+import type { Entry, EntryVersion } from '../../db/generated/prisma/client.ts';
 import type { Tx } from '../../db/client.ts';
 import { Prisma } from '../../db/client.ts';
 import { tokenIdOf, type Ctx } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { ENTRY_COLUMNS } from './rows.ts';
+import { passwordNames, withoutKeys, type Snapshot } from './snapshot.ts';
+import { retentionFloor, writeMintedVersions, type MintRow } from './version-statement.ts';
 
-/** Versions kept per entry by plan (docs/foundation.md); null = unlimited. */
-export const RETENTION: Record<Plan, number | null> = { basic: 10, grow: 50, pro: null };
-
-export interface Snapshot {
-  fields: Record<string, unknown>;
-  meta: { locale: string; translation_group_id: number | null };
-}
+export type { Snapshot } from './snapshot.ts';
 
 export interface Minted {
   version: EntryVersion;
@@ -73,7 +68,7 @@ export type MintTarget = ({ entryId: number } | { uuid: string; collectionId: nu
  * is what bounds its publish rate:
  * 1. one SELECT ... FOR UPDATE of every entry, in id order (batches over overlapping entries, single
  *    publishes and bulk updates all lock in that order, so they queue instead of deadlocking);
- * 2. one statement that inserts the versions, prunes by plan and moves every pointer. It runs after
+ * 2. one statement (./version-statement.ts) that inserts the versions, prunes by plan and moves every pointer. It runs after
  *    the locks are held, so its snapshot already sees every earlier committed mint of these entries.
  * Returns the new version and entry row per target, in input order.
  */
@@ -101,9 +96,8 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
 
   const now = new Date();
   const createdByTokenId = tokenIdOf(ctx);
-  const keep = RETENTION[ctx.project.plan];
   const versions = new Map<number, EntryVersion>();
-  const rows = locked.map((entry) => {
+  const rows = locked.map((entry): MintRow => {
     const draft = drafts.get(entry.id);
     const fields = withoutKeys(draft ?? entry.data ?? {}, entry.password_names);
     const snapshot: Snapshot = { fields, meta: { locale: entry.locale, translation_group_id: entry.translation_group_id } };
@@ -132,43 +126,11 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
       snapshot,
       fields,
       draft: draft ?? null,
-      // Retention: versions numbered at or below this go (0 = keep everything).
-      floor: keep === null ? 0 : Math.max(0, version.versionNumber - keep),
+      floor: retentionFloor(ctx.project.plan, version.versionNumber),
     };
   });
 
-  // The DELETE cannot see the versions inserted by the same statement, so it can never prune them.
-  const result = await tx.$queryRaw<Array<Entry & { versionId: number }>>(Prisma.sql`
-    WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS r(entry_id int, uuid uuid, number int, locale text, translation_group_id int, snapshot jsonb, fields jsonb, draft jsonb, floor int)
-    ),
-    v AS (
-      INSERT INTO entry_versions (uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
-      SELECT i.uuid, i.entry_id, i.number, i.locale, i.translation_group_id, i.snapshot, ${now}, ${now}, ${now}, ${createdByTokenId}::int
-      FROM input i
-      RETURNING id, entry_id
-    ),
-    pruned AS (
-      DELETE FROM entry_versions ev USING input i
-      WHERE ev.entry_id = i.entry_id AND ev.version_number <= i.floor
-    ),
-    e AS (
-      UPDATE entries AS t SET
-        data = COALESCE(i.draft, t.data),
-        state = 'published',
-        published_data = i.fields,
-        published_version_id = v.id,
-        published_version_number = i.number,
-        last_version_number = i.number,
-        is_draft_dirty = false,
-        published_at = COALESCE(t.published_at, ${now}),
-        updated_at = ${now}
-      FROM input i JOIN v ON v.entry_id = i.entry_id
-      WHERE t.id = i.entry_id
-      RETURNING t.*, v.id AS version_id
-    )
-    SELECT ${ENTRY_COLUMNS}, e.version_id AS "versionId" FROM e`);
+  const result = await writeMintedVersions(tx, rows, now, createdByTokenId);
 
   const byEntry = new Map<number, Minted>();
   for (const { versionId, ...entry } of result) {
@@ -177,29 +139,4 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
     byEntry.set(entry.id, { version, entry });
   }
   return resolved.map((id) => byEntry.get(id!)!);
-}
-
-/**
- * SQL text[] of the names whose values are password hashes in entries of the collection `collectionId`
- * (an SQL expression): password fields, soft-deleted ones too, unless a live field of another type has
- * taken the name. Shared by the mint and publish-on-create (content's insertEntries).
- */
-export const passwordNames = (collectionId: Prisma.Sql): Prisma.Sql => Prisma.sql`
-  ARRAY(
-    SELECT DISTINCT f.name FROM fields f
-    WHERE f.collection_id = ${collectionId} AND f.parent_field_id IS NULL AND f.type = 'password'
-      AND NOT EXISTS (
-        SELECT 1 FROM fields g
-        WHERE g.collection_id = f.collection_id AND g.parent_field_id IS NULL AND g.deleted_at IS NULL
-          AND g.name = f.name AND g.type <> 'password')
-  )::text[]`;
-
-/** passwordNames as SQL text, for statements sent as text (`Database.query`); `collectionId` is an SQL expression. */
-export const passwordNamesSql = (collectionId: string): string => passwordNames(Prisma.raw(collectionId)).text;
-
-export function withoutKeys(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  if (keys.length === 0) return data;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) if (!keys.includes(k)) out[k] = v;
-  return out;
 }

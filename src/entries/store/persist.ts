@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Prisma, type Tx } from '../../db/client.ts';
 import { tokenIdOf, type Ctx } from '../../context.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import { mintEntries, passwordNames } from './mint.ts';
+import { mintEntries } from './mint.ts';
+import { insertEntriesPublishing } from './version-statement.ts';
 import { ENTRY_COLUMNS, sameCollection, selectEntries } from './rows.ts';
 import type { EntryRow } from '../types.ts';
 import type { ValidatedEntry } from '../values/validate.ts';
@@ -45,7 +46,7 @@ export async function insertEntries(tx: Tx, ctx: Ctx, collection: CollectionSche
   const group = collection.isSingleton ? await singletonGroup(tx, ctx, collection) : null;
   const input = items.map((item) => ({ uuid: randomUUID(), locale: item.locale, data: item.data, publish: item.state === 'published' }));
   const rows = input.some((i) => i.publish)
-    ? await insertPublishing(tx, ctx, collection, group, input)
+    ? await insertEntriesPublishing(tx, ctx, collection.id, group, input, tokenIdOf(ctx))
     : await tx.$queryRaw<EntryRow[]>(Prisma.sql`
     INSERT INTO entries AS e (uuid, project_id, collection_id, locale, translation_group_id, data, is_draft_dirty, updated_at)
     SELECT r.uuid, ${ctx.project.id}, ${collection.id}, r.locale, ${group}::int, r.data, true, now()
@@ -53,50 +54,6 @@ export async function insertEntries(tx: Tx, ctx: Ctx, collection: CollectionSche
     RETURNING ${ENTRY_COLUMNS}`);
   const byUuid = new Map(rows.map((r) => [r.uuid, r]));
   return input.map((i) => byUuid.get(i.uuid)!);
-}
-
-/**
- * The insert when some items publish on create. What `mintEntries` does for version 1, in SQL:
- * the version id is drawn from its sequence up front so the entry row can point at it; both foreign
- * keys (entry -> version, version -> entry) are checked at the end of the statement, when both rows
- * exist. Password values are left out of the snapshot and `published_data` by the same rule as the
- * mint (`PASSWORD_NAMES`). Retention never prunes version 1 (every plan keeps at least 10).
- */
-async function insertPublishing(
-  tx: Tx,
-  ctx: Ctx,
-  collection: CollectionSchema,
-  group: number | null,
-  input: Array<{ uuid: string; locale: string; data: unknown; publish: boolean }>,
-): Promise<EntryRow[]> {
-  return tx.$queryRaw<EntryRow[]>(Prisma.sql`
-    WITH pw AS (
-      SELECT ${passwordNames(Prisma.sql`${collection.id}::int`)} AS names
-    ),
-    input AS MATERIALIZED (
-      SELECT r.uuid, r.locale, r.data,
-        CASE WHEN r.publish THEN nextval('entry_versions_id_seq')::int END AS version_id,
-        CASE WHEN r.publish THEN r.data - pw.names END AS published
-      FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS r(uuid uuid, locale text, data jsonb, publish boolean), pw
-    ),
-    e AS (
-      INSERT INTO entries AS e (uuid, project_id, collection_id, locale, translation_group_id, data, is_draft_dirty, updated_at,
-        state, published_data, published_version_id, published_version_number, last_version_number, published_at)
-      SELECT i.uuid, ${ctx.project.id}, ${collection.id}, i.locale, ${group}::int, i.data, i.version_id IS NULL, now(),
-        (CASE WHEN i.version_id IS NULL THEN 'draft' ELSE 'published' END)::"EntryState", i.published, i.version_id,
-        CASE WHEN i.version_id IS NOT NULL THEN 1 END, CASE WHEN i.version_id IS NULL THEN 0 ELSE 1 END,
-        CASE WHEN i.version_id IS NOT NULL THEN now() END
-      FROM input i
-      RETURNING e.*
-    ),
-    v AS (
-      INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
-      SELECT e.published_version_id, gen_random_uuid(), e.id, 1, e.locale, e.translation_group_id,
-        jsonb_build_object('fields', e.published_data, 'meta', jsonb_build_object('locale', e.locale, 'translation_group_id', e.translation_group_id)),
-        now(), now(), now(), ${tokenIdOf(ctx)}::int
-      FROM e WHERE e.published_version_id IS NOT NULL
-    )
-    SELECT ${ENTRY_COLUMNS} FROM e`);
 }
 
 /**

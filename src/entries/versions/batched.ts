@@ -3,7 +3,7 @@ import { validationFailed, notFound } from '../../errors.ts';
 import { contentLoaders } from '../reads/loaders.ts';
 import { requireContentRead } from '../../collections/visibility.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import type { Snapshot } from '../store/mint.ts';
+import type { Snapshot } from '../store/snapshot.ts';
 import { diffFields } from './diff.ts';
 import { PAGE_DEFAULT, PAGE_MAX, versionLoaders } from './loaders.ts';
 import { publicSnapshot, type VersionRecord } from './serialize.ts';

@@ -6,6 +6,7 @@ import { findEntry, parseVersionNumber } from './lookup.ts';
 import { fetchVersions } from './queries.ts';
 import { publicSnapshot, type VersionRecord } from './serialize.ts';
 import { diffFields, type SnapshotDiff } from './diff.ts';
+import { updateVersionNotes } from '../store/version-statement.ts';
 
 export const LABEL_MAX = 255;
 export const DESCRIPTION_MAX = 2000;
@@ -49,11 +50,8 @@ export async function updateVersion(ctx: Ctx, collectionSlug: string, uuid: stri
   const patch = parseVersionPatch(body);
   if (Object.keys(patch).length > 0) {
     // One statement: a version pruned by a concurrent publish simply matches no row (404).
-    const updated = await ctx.db.entryVersion.updateMany({
-      where: { entryId: entry.id, versionNumber: number },
-      data: { ...patch, updatedAt: new Date() },
-    });
-    if (updated.count === 0) throw notFound('Version not found.');
+    const updated = await updateVersionNotes(ctx.db, entry.id, number, patch);
+    if (updated === 0) throw notFound('Version not found.');
   }
   return loadVersion(ctx, entry.id, number, false);
 }

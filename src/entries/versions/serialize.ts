@@ -1,6 +1,6 @@
 import type { EntryVersion } from '../../db/generated/prisma/client.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import type { Snapshot } from '../store/mint.ts';
+import type { Snapshot } from '../store/snapshot.ts';
 import { visibleSnapshotFields } from '../../collections/visibility.ts';
 
 export interface CreatedBy {

@@ -8,7 +8,7 @@ import { versionByNumber, versionCount, versionDiff, versionPage, versionSnapsho
 import type { CreatedBy, VersionRecord } from '../../entries/versions/serialize.ts';
 import type { FieldChange, FieldValue } from '../../entries/versions/diff.ts';
 import type { VersionDiff } from '../../entries/versions/operations.ts';
-import type { Snapshot } from '../../entries/store/mint.ts';
+import type { Snapshot } from '../../entries/store/snapshot.ts';
 import type { SkippedReference } from '../../entries/operations/restore.ts';
 import { PAGE_DEFAULT, PAGE_MAX } from '../../entries/versions/loaders.ts';
 
