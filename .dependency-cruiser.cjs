@@ -7,7 +7,7 @@
  *        └───────────────┬───────────────────────────────┘
  *                    src/edge (per-request pipeline: authenticate, rate budget, read cache, error mapping)
  *                        │
- *   domains: src/{assets,auth,bulk,collections,content,filtering,live,persisted,project-model,projects,users,versions,webhooks,seed}
+ *   domains: src/{assets,auth,collections,entries,filtering,live,persisted,project-model,projects,users,webhooks,seed}
  *                        │
  *   kernel: src/context.ts, src/abilities.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
  *
@@ -22,7 +22,7 @@
  *
  * Type-only imports count: a cycle through types still ties the files' meaning together.
  */
-const DOMAINS = 'src/(assets|auth|bulk|collections|content|filtering|live|persisted|project-model|projects|users|versions|webhooks|seed)/';
+const DOMAINS = 'src/(assets|auth|collections|entries|filtering|live|persisted|project-model|projects|users|webhooks|seed)/';
 const SURFACES = 'src/(http|rest|graphql)/';
 const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$';
 

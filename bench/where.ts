@@ -8,7 +8,7 @@
  * (generate_series) and is skipped when the database already holds the seeded rows.
  *
  * Each scenario runs what GET /api/posts?where...&sort=created_at:desc&paginate=25 runs: compileWhere
- * (including its lookups), then selectPage of src/content/list.ts (with a filter and this order: one
+ * (including its lookups), then selectPage of src/entries/reads/list.ts (with a filter and this order: one
  * statement that sorts the matches and counts them for `total`). It reports p50/p95 of that whole step and prints
  * EXPLAIN ANALYZE of the statements. `--two-pass` runs the page query and a separate COUNT side by
  * side instead (how lists ran before), for a comparison in the same minute.
@@ -20,9 +20,9 @@ import { migrate } from '../src/db/migrate.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
 import { compileWhere } from '../src/filtering/index.ts';
 import { ensureFieldIndexes, publishedReadCondition } from '../src/filtering/field-indexes.ts';
-import { compileSort, sortHasIndexOrder } from '../src/content/sort.ts';
-import { ENTRY_COLUMNS } from '../src/content/rows.ts';
-import { countStatement, onePassPageStatement, selectPage } from '../src/content/list.ts';
+import { compileSort, sortHasIndexOrder } from '../src/entries/reads/sort.ts';
+import { ENTRY_COLUMNS } from '../src/entries/store/rows.ts';
+import { countStatement, onePassPageStatement, selectPage } from '../src/entries/reads/list.ts';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -251,7 +251,7 @@ async function listSql(db: Database, collection: CollectionSchema, projectId: nu
   return {
     where: cond,
     order,
-    // As src/content/list.ts decides it.
+    // As src/entries/reads/list.ts decides it.
     onePass: filter !== null && !sortHasIndexOrder(SORT, collection),
     page: Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${cond} ORDER BY ${order} LIMIT ${PAGE} OFFSET 0`,
     count: countStatement(cond),

@@ -18,7 +18,7 @@ import { TrustedDocumentMemory } from './persisted/memory.ts';
 import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './webhooks/runtime.ts';
-import { purgeExpiredTrash } from './content/trash-retention.ts';
+import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */

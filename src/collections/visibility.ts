@@ -1,7 +1,7 @@
 import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema, FieldDef } from './model.ts';
 
-/** Stored field values keyed by field name (the shape of `EntryData` in src/content/types.ts). */
+/** Stored field values keyed by field name (the shape of `EntryData` in src/entries/types.ts). */
 type EntryData = Record<string, unknown>;
 
 /**

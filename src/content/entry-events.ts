@@ -1,7 +1,7 @@
 import type { CollectionSchema } from '../collections/model.ts';
 import type { ContentEventInput } from '../webhooks/outbox.ts';
 import type { ContentEventName } from '../webhooks/events.ts';
-import type { EntryResource, EntryRow } from './types.ts';
+import type { EntryResource, EntryRow } from '../entries/types.ts';
 
 /** A collection as content events name it. */
 export const collectionRef = (c: CollectionSchema) => ({ id: c.id, uuid: c.uuid, slug: c.slug });

@@ -96,7 +96,7 @@ function coreText(x: Sql, column: Extract<Target, { kind: 'core' }>): Sql {
 
 function compileCore(c: Condition, env: CompileEnv): Sql {
   if (c.target.kind !== 'core') throw new Error('not a core condition');
-  // Published reads show (and so filter by) the published version's time (src/content/serialize.ts).
+  // Published reads show (and so filter by) the published version's time (src/entries/reads/serialize.ts).
   const column = c.target.column === 'updated_at' && env.column === 'published_data' ? 'published_updated_at' : c.target.column;
   const x = columnRef(env, column);
   if (c.op === 'null') return sql`${x} IS NULL`;

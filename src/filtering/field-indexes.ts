@@ -3,7 +3,7 @@ import type { CollectionSchema, FieldDef } from '../collections/model.ts';
 
 /**
  * Per-field expression indexes, one per field and state column, partial on exactly the rows a list
- * read of that state sees (src/content/list.ts): the field's collection and live rows, and for the
+ * read of that state sees (src/entries/reads/list.ts): the field's collection and live rows, and for the
  * published column also the published-read conditions (publishedReadCondition). Because the list's
  * WHERE implies the predicate clause for clause, the bitmap heap scan is left with no Filter of its
  * own: a visited row is only checked for visibility, not for state.
@@ -44,7 +44,7 @@ export function fieldIndexKind(field: FieldDef): FieldIndexKind | null {
  * A string as a standard SQL literal (standard_conforming_strings, on since PostgreSQL 9.1: only
  * quotes are doubled), for names from a collection's schema in statement texts: index expressions,
  * and the sort keys and relation names of statements that must carry no parameter
- * (src/content/page-rows.ts). Never for request text: every distinct value is another statement text.
+ * (src/entries/reads/page-rows.ts). Never for request text: every distinct value is another statement text.
  */
 export const textLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 

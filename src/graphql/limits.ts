@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from 'graphql';
 import { validationFailed } from '../errors.ts';
-import { MAX_PAGE_SIZE } from '../content/list.ts';
+import { MAX_PAGE_SIZE } from '../entries/reads/list.ts';
 
 /**
  * GraphQL-only limits (docs/graphql.md, "Limits"). Depth and cost are measured on the operation

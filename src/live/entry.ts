@@ -3,11 +3,11 @@ import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { compileWhere } from '../filtering/index.ts';
 import { publishedReadCondition } from '../filtering/field-indexes.ts';
-import { ENTRY_COLUMNS, sameCollection } from '../content/rows.ts';
-import { serializeEntries } from '../content/serialize.ts';
-import { contentLoaders } from '../content/loaders.ts';
-import { readRows, statementName } from '../content/read-rows.ts';
-import type { EntryResource, EntryRow, ReadState } from '../content/types.ts';
+import { ENTRY_COLUMNS, sameCollection } from '../entries/store/rows.ts';
+import { serializeEntries } from '../entries/reads/serialize.ts';
+import { contentLoaders } from '../entries/reads/loaders.ts';
+import { readRows, statementName } from '../entries/reads/read-rows.ts';
+import type { EntryResource, EntryRow, ReadState } from '../entries/types.ts';
 import type { OutboxChange } from './stream.ts';
 
 interface Waiter {
@@ -79,7 +79,7 @@ async function run(batch: Batch): Promise<void> {
     const { collection, state } = batch;
     const column = state === 'draft' ? 'data' : 'published_data';
     const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
-    // The conditions of listEntries (src/content/list.ts) for these entries, each filter as a column.
+    // The conditions of listEntries (src/entries/reads/list.ts) for these entries, each filter as a column.
     const tests = await Promise.all(
       filters.map(async (f) => (await compileWhere(f.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection })) ?? Prisma.sql`true`),
     );
@@ -91,7 +91,7 @@ async function run(batch: Batch): Promise<void> {
     ];
     if (state === 'published') conds.push(publishedReadCondition('e'));
     const tested = Prisma.join(tests.map((t) => Prisma.sql`coalesce((${t}), false)`), ', ');
-    // Through pg, not Prisma's client (src/content/read-rows.ts): one of these runs per pass of the
+    // Through pg, not Prisma's client (src/entries/reads/read-rows.ts): one of these runs per pass of the
     // change stream, i.e. per commit on a server that keeps up, and Prisma's per-statement CPU was
     // a large share of the server's work under the live bench (bench/live.ts). Same rows, same types
     // (the read paths serialize pg's rows the same way); the text repeats per filter set, so it is

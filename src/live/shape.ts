@@ -1,5 +1,5 @@
 import type { CollectionSchema } from '../collections/model.ts';
-import type { EntryResource } from '../content/types.ts';
+import type { EntryResource } from '../entries/types.ts';
 import { visibleValues } from '../collections/visibility.ts';
 
 /**

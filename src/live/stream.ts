@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import type { EntryResource } from '../content/types.ts';
+import type { EntryResource } from '../entries/types.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../webhooks/events.ts';
 import { SerialRunner } from '../serial-runner.ts';
 import { RecentChanges } from './recent.ts';

@@ -6,6 +6,7 @@ import { SchemaEffects, applyAfterCommit } from '../collections/schema-effects.t
 import { applyDocumentIn } from './apply.ts';
 import { parseSchemaDocument } from './document.ts';
 import type { AssetRecord, EntryRecord, ExportRecord } from './records.ts';
+import { insertImportedVersions, pointAtImportedVersions } from '../entries/store/version-statement.ts';
 
 /** Entries written per statement. */
 export const IMPORT_BATCH_SIZE = 200;
@@ -98,8 +99,6 @@ async function counts(ctx: Ctx): Promise<ImportCounts> {
 const ENTRY_COLUMNS = `uuid uuid, collection_id int, locale text, translation_group_id int, state text, data jsonb, published_data jsonb,
   published_version_number int, last_version_number int, is_draft_dirty boolean, published_at timestamptz, created_at timestamptz,
   updated_at timestamptz, deleted_at timestamptz`;
-const VERSION_COLUMNS = `uuid uuid, entry_id int, version_number int, label text, description text, locale text, translation_group_id int,
-  snapshot jsonb, published_at timestamptz, created_at timestamptz, updated_at timestamptz`;
 
 /** Writes records a batch at a time; each batch is a handful of statements over a JSON array parameter. */
 class Writer {
@@ -180,20 +179,11 @@ class Writer {
     const versions = batch.flatMap((e) =>
       e.versions.map((v) => ({ ...v, entry_id: idOf.get(e.uuid), translation_group_id: v.translation_of === null ? null : (leaders.get(v.translation_of) ?? null) })),
     );
-    if (versions.length) {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO entry_versions (uuid, entry_id, version_number, label, description, locale, translation_group_id, snapshot, published_at, created_at, updated_at)
-         SELECT x.uuid, x.entry_id, x.version_number, x.label, x.description, x.locale, x.translation_group_id, x.snapshot, x.published_at, x.created_at, x.updated_at
-         FROM jsonb_to_recordset($1::jsonb) AS x(${VERSION_COLUMNS})`,
-        JSON.stringify(versions),
-      );
-    }
+    await insertImportedVersions(tx, versions);
     const ids = inserted.map((r) => r.id);
     // The published pointer, then the time it moved: the trigger stamps published_updated_at when
     // the pointer changes, so the exported value is written by a second statement that leaves it be.
-    await tx.$executeRaw`
-      UPDATE entries e SET published_version_id = v.id
-      FROM entry_versions v WHERE e.id = ANY(${ids}::int[]) AND v.entry_id = e.id AND v.version_number = e.published_version_number`;
+    await pointAtImportedVersions(tx, ids);
     await tx.$executeRawUnsafe(
       `UPDATE entries e SET published_updated_at = x.published_updated_at
        FROM jsonb_to_recordset($1::jsonb) AS x(uuid uuid, published_updated_at timestamptz)

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { validationFailed } from '../errors.ts';
 import type { CollectionResource, FieldResource } from '../collections/serialize.ts';
-import type { VersionDetail } from '../versions/serialize.ts';
+import type { VersionDetail } from '../entries/versions/serialize.ts';
 import { portableOptions } from './snapshot.ts';
 import { SCHEMA_FORMAT, SCHEMA_VERSION, type CollectionDoc, type FieldDoc, type SchemaDocument, type WebhookDoc, type WebhookShown, webhookDoc } from './document.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AssetRecord, type EntryRecord, type ExportRecord, type VersionRecord } from './records.ts';

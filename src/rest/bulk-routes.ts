@@ -1,6 +1,6 @@
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../bulk/operations.ts';
+import { bulkCreateEntries, bulkDeleteEntries, bulkUpdateEntries } from '../entries/operations/bulk.ts';
 import { isFlag } from './list-query.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { ErrorBag } from '../errors.ts';
 import { firstString, parsePositiveInt } from '../text.ts';
-import { toReadState, type ReadOptions } from '../content/types.ts';
-import type { EntryListOptions } from '../content/list.ts';
-import type { TrashQuery } from '../content/trash.ts';
+import { toReadState, type ReadOptions } from '../entries/types.ts';
+import type { EntryListOptions } from '../entries/reads/list.ts';
+import type { TrashQuery } from '../entries/operations/trash.ts';
 
 /**
  * The REST query strings of entry reads (docs/entries.md, docs/filtering.md) as the typed options of

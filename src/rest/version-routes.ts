@@ -1,8 +1,8 @@
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { publishEntry, revertToVersion, unpublishEntry } from '../versions/publish.ts';
-import { diffVersions, getVersion, listVersions, updateVersion } from '../versions/operations.ts';
-import { versionDetail, versionItem } from '../versions/serialize.ts';
+import { publishEntry, revertToVersion, unpublishEntry } from '../entries/operations/publish.ts';
+import { diffVersions, getVersion, listVersions, updateVersion } from '../entries/versions/operations.ts';
+import { versionDetail, versionItem } from '../entries/versions/serialize.ts';
 
 const tags = ['versions'];
 

@@ -5,7 +5,7 @@ import { systemCtx } from '../context.ts';
 import { createProject } from '../projects/operations.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { createCollection, joinTransaction } from '../collections/operations.ts';
-import { mintVersion } from '../versions/mint.ts';
+import { mintVersion } from '../entries/store/mint.ts';
 
 /** Lock id for "is this the first start?": two replicas starting together seed once. */
 const SEED_LOCK = 72707370;

@@ -14,7 +14,7 @@ export interface ContentEventInput {
   /**
    * The entry resource as the API returns it, captured at the moment of the change so a delivery
    * sends what was true then. Omitted for `content.deleted` (deliveries carry ids only). Callers pass
-   * what src/content/serialize.ts rendered, so it went through the visibility rule
+   * what src/entries/reads/serialize.ts rendered, so it went through the visibility rule
    * (src/collections/visibility.ts): the body sent and the delivery log's copy of it hold no hidden value.
    */
   entry?: unknown;

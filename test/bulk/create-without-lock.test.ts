@@ -6,7 +6,7 @@ import { bulkProject, type BulkProject } from './helpers.ts';
 
 /**
  * Bulk create of a collection without unique fields or singleton rule is one writing statement
- * (src/content/create-without-lock.ts): ids drawn first, then entries, versions and events together.
+ * (src/entries/operations/create-without-lock.ts): ids drawn first, then entries, versions and events together.
  * What the response, the rows and the events say must agree as the transaction made them agree.
  */
 describe('bulk create without a transaction', () => {

@@ -5,7 +5,7 @@ import { contentProject } from './helpers.ts';
 
 /**
  * A draft save of a collection without unique fields or singleton rule is one statement after the
- * entry's lookup (src/content/save-draft.ts): it writes only if the row is still the one it read,
+ * entry's lookup (src/entries/operations/save-draft.ts): it writes only if the row is still the one it read,
  * and starts over otherwise. These pin what the row lock used to guarantee: concurrent saves of one
  * entry merge instead of losing each other's keys, every save emits its event, a failed validation
  * writes nothing.

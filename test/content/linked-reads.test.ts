@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contentProject } from './helpers.ts';
 
 /**
- * Relations hydrated in the read's own statement (src/content/read-rows.ts) answer exactly what the
+ * Relations hydrated in the read's own statement (src/entries/reads/read-rows.ts) answer exactly what the
  * loader answered: which copy of a target, which targets are left out (trashed, another project's,
  * never published without includeDraft, not a UUID), on gets, lists and GraphQL alike. Read cache off,
  * so every request takes the read path. On PGlite too: the statements must run there as well.

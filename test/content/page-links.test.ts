@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contentProject } from './helpers.ts';
-import { STATEMENT_NAME_BOUNDS, statementName } from '../../src/content/read-rows.ts';
+import { STATEMENT_NAME_BOUNDS, statementName } from '../../src/entries/reads/read-rows.ts';
 
 /** The statements (text and prepared name) sent through any pg client of this process while `fn` runs. */
 async function capture<T>(fn: () => Promise<T>): Promise<{ result: T; sent: Array<{ text: string; name?: string }> }> {
@@ -25,7 +25,7 @@ const pageForm = (sent: Array<{ text: string; name?: string }>) => sent.filter((
 
 /**
  * Unfiltered list pages read the links of the whole page once, as a named prepared statement
- * (src/content/page-rows.ts), and answer exactly what the per-row form answers: shared targets,
+ * (src/entries/reads/page-rows.ts), and answer exactly what the per-row form answers: shared targets,
  * trashed and never-published targets left out, multi-relations, hidden relation fields, both
  * states, the page's order, later pages (per-row form), REST and GraphQL. The per-row answers are
  * both the explicit values below and, at the end, the same requests once the page names are used up.

@@ -5,7 +5,7 @@ import { contentProject } from './helpers.ts';
 
 /**
  * The plain read path keeps timestamps as PostgreSQL's text and rewrites it to `toISOString()`'s
- * form instead of building Dates (src/content/read-rows.ts); linked rows come without their `data`
+ * form instead of building Dates (src/entries/reads/read-rows.ts); linked rows come without their `data`
  * when it equals `published_data`. Every timestamp the API shows must be exactly what a Date read
  * by Prisma formats to: no fraction, one or two digits of it, a year before 1000, on
  * the rows read and on their linked entries, on lists, gets and GraphQL, PostgreSQL and PGlite.

@@ -14,7 +14,7 @@ import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
  * Before issue 18 (this test on the previous commit): typed list without total 4 (authentication,
  * page, COUNT, authors), core `entries` without total 4, REST filtered list 7 (authentication, the
  * related collection's schema, the related entries' UUIDs, page, COUNT, authors and their collection).
- * Since the read repository (src/content/read-rows.ts) a read's top-level relation targets come in
+ * Since the read repository (src/entries/reads/read-rows.ts) a read's top-level relation targets come in
  * the row's own statement: one fewer everywhere (REST get 3 → 2, typed list 3 → 2, filtered list 4 → 3).
  * A nested relation filter's targets are looked up again before the page and COUNT (filtered list
  * 3 → 4), by choice: named, they let the planner pick the page's plan from how many there are.
@@ -179,7 +179,7 @@ describe('statements per uncached read (PostgreSQL)', () => {
     expect(result.status, JSON.stringify(result.body)).toBe(201);
     expect(result.body.state).toBe('published');
     // Authentication, the ids drawn, one statement writing the entry, its version 1 and both events
-    // (src/content/create-without-lock.ts); the transaction was BEGIN, two statements and COMMIT.
+    // (src/entries/operations/create-without-lock.ts); the transaction was BEGIN, two statements and COMMIT.
     expect(queries).toBe(3);
   });
 });

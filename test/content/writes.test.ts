@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { contentProject } from './helpers.ts';
-import { verifyPassword } from '../../src/content/values/password.ts';
+import { verifyPassword } from '../../src/entries/values/password.ts';
 
 describe('entry writes: rules, PUT vs PATCH, locales, singletons, events', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
-import { compileSort, sortHasIndexOrder } from '../../src/content/sort.ts';
+import { compileSort, sortHasIndexOrder } from '../../src/entries/reads/sort.ts';
 import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName, publishedReadCondition } from '../../src/filtering/field-indexes.ts';
 import { migrationsDir } from '../../src/db/migrate.ts';
 import { postsWorld } from './fixture.ts';
@@ -40,7 +40,7 @@ class Rollback extends Error {
  * too: the filler rows have no version, so it would look like the cheapest way to a published read) and sequential scans are off, so the planner uses
  * the index if the compiled expression matches it (at test sizes it would otherwise happily walk the
  * whole collection through any partial index). The conditions are those of a list read of the
- * column's state (src/content/list.ts), which the index predicate must be implied by.
+ * column's state (src/entries/reads/list.ts), which the index predicate must be implied by.
  */
 async function planWithOnly(index: string, where: unknown, column: 'data' | 'published_data' = 'data', sort?: string): Promise<string> {
   const db = w.t.database.prisma;
@@ -94,7 +94,7 @@ describe('per-field filter indexes', () => {
       expect(defs.has(fieldIndexName(fieldId(name), 'data')), name).toBe(false);
     }
     expect(defs.get(fieldIndexName(fieldId('title'), 'data'))).toMatch(/USING gin .*gin_trgm_ops.*WHERE \(\(collection_id = \d+\) AND \(deleted_at IS NULL\)\)$/);
-    // Published-column indexes hold only what a published read sees (src/content/list.ts).
+    // Published-column indexes hold only what a published read sees (src/entries/reads/list.ts).
     for (const name of ['title', 'views']) {
       expect(defs.get(fieldIndexName(fieldId(name), 'published_data'))).toMatch(
         /WHERE \(\(collection_id = \d+\) AND \(deleted_at IS NULL\) AND \(state = 'published'::"EntryState"\) AND \(published_version_id IS NOT NULL\)\)$/,
@@ -126,7 +126,7 @@ describe('per-field filter indexes', () => {
     expect(await planWithOnly('entries_data_path_x', { views: { gt: '3' } })).not.toContain('entries_data_path_x');
   });
 
-  // selectPage (src/content/list.ts) counts in the page query itself when no index yields the order.
+  // selectPage (src/entries/reads/list.ts) counts in the page query itself when no index yields the order.
   it.each<[string | undefined, string, 'data' | 'published_data']>([
     [undefined, 'entries_pkey', 'published_data'],
     ['id:asc', 'entries_pkey', 'data'],

@@ -90,7 +90,7 @@ describe('GET /api/{collection}?where', () => {
   });
 
   // With a filter and an order no index yields, the page query counts too (selectPage in
-  // src/content/list.ts); otherwise a separate COUNT runs. Both give the same pages and totals,
+  // src/entries/reads/list.ts); otherwise a separate COUNT runs. Both give the same pages and totals,
   // including past the last page.
   it.each(['views:desc', 'created_at:desc', 'views:asc', 'id:asc', undefined])('pages and totals with sort=%s', async (sort) => {
     const page = async (n: number, where = 'where[views][gt]=5') => {

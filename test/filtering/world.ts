@@ -92,7 +92,7 @@ export async function filterWorld(
       const collection = await loadCollectionBySlug(db, project.id, slug);
       const cond = await compileWhere(where, { db, projectId: project.id, collection, column, alias: 'e' });
       const { Prisma } = await import('../../src/db/client.ts');
-      // What a list read of that state adds (src/content/list.ts).
+      // What a list read of that state adds (src/entries/reads/list.ts).
       const rows = await db.$queryRaw<Array<{ id: number }>>(
         Prisma.sql`SELECT e.id FROM entries e WHERE e.collection_id = ${collection.id} AND e.deleted_at IS NULL
           ${column === 'published_data' ? Prisma.sql`AND ${publishedReadCondition('e')}` : Prisma.empty}

@@ -37,7 +37,7 @@ describe('GraphQL logs client errors at debug and only unexpected ones at error 
     const original = t.database.prisma.$queryRaw.bind(t.database.prisma);
     const failure = () => Promise.reject(new Error('boom in SQL'));
     (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = failure;
-    // Reads outside a transaction go through plain SQL (src/content/read-rows.ts); authentication must still pass.
+    // Reads outside a transaction go through plain SQL (src/entries/reads/read-rows.ts); authentication must still pass.
     const query = t.database.query;
     t.database.query = ((sql: string, ...rest: unknown[]) => (sql.includes('FROM entries e') ? failure() : (query as (...a: unknown[]) => unknown).call(t.database, sql, ...rest))) as typeof query;
     try {

@@ -68,7 +68,7 @@ describe('GraphQL errors never leak internals', () => {
     const original = t.database.prisma.$queryRaw.bind(t.database.prisma);
     const failure = () => Promise.reject(new Error('relation "entries" does not exist at SELECT e.id FROM entries e'));
     (t.database.prisma as unknown as { $queryRaw: unknown }).$queryRaw = failure;
-    // Reads outside a transaction go through plain pg (src/content/read-rows.ts); authentication must still pass.
+    // Reads outside a transaction go through plain pg (src/entries/reads/read-rows.ts); authentication must still pass.
     const query = t.database.query;
     t.database.query = ((sql: string, ...rest: unknown[]) => (sql.includes('FROM entries e') ? failure() : (query as (...a: unknown[]) => unknown).call(t.database, sql, ...rest))) as typeof query;
     try {

@@ -4,7 +4,7 @@ import { countQueries } from '../helpers/sql-count.ts';
 import { contentProject } from '../content/helpers.ts';
 
 /**
- * A publish is one writing statement after the entry's read (src/versions/publish-without-lock.ts),
+ * A publish is one writing statement after the entry's read (src/entries/operations/publish-without-lock.ts),
  * written only on top of the row it was computed from. These pin what the row lock guaranteed.
  */
 describe('publish without a transaction', () => {

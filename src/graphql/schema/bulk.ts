@@ -8,7 +8,7 @@ import {
   bulkUpdateEntries,
   type BulkDeleteResult,
   type BulkWriteResult,
-} from '../../bulk/operations.ts';
+} from '../../entries/operations/bulk.ts';
 
 /** Bulk entry mutations: the GraphQL twin of src/rest/bulk-routes.ts (same operations, same errors). */
 

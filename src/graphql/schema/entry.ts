@@ -1,10 +1,10 @@
 import { builder } from '../builder.ts';
 import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageFromArgs, pagePosition } from './page-info.ts';
-import { toReadState, type EntryResource } from '../../content/types.ts';
-import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
-import { linkTranslation } from '../../content/translations.ts';
-import { findFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../content/list.ts';
-import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
+import { toReadState, type EntryResource } from '../../entries/types.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../../entries/operations/entry.ts';
+import { linkTranslation } from '../../entries/values/translations.ts';
+import { findFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../entries/reads/list.ts';
+import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../entries/operations/trash.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
 import { collectionRead } from '../content-read.ts';
 import { selects } from '../selection.ts';

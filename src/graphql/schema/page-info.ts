@@ -1,7 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.ts';
 import { validationFailed } from '../../errors.ts';
-import { MAX_PAGE_SIZE } from '../../content/list.ts';
+import { MAX_PAGE_SIZE } from '../../entries/reads/list.ts';
 
 /**
  * The page convention of every paged list (docs/graphql.md, "Paging"): the items in `data` and where

@@ -1,21 +1,21 @@
 import { builder } from '../builder.ts';
 import { EntryType } from './entry.ts';
 import { edgeType } from './page-info.ts';
-import type { EntryResource } from '../../content/serialize.ts';
-import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
-import { updateVersion } from '../../versions/operations.ts';
-import { versionByNumber, versionCount, versionDiff, versionPage, versionSnapshot, type VersionConnection } from '../../versions/batched.ts';
-import type { CreatedBy, VersionRecord } from '../../versions/serialize.ts';
-import type { FieldChange, FieldValue } from '../../versions/diff.ts';
-import type { VersionDiff } from '../../versions/operations.ts';
-import type { Snapshot } from '../../versions/mint.ts';
-import type { SkippedReference } from '../../versions/restore.ts';
-import { PAGE_DEFAULT, PAGE_MAX } from '../../versions/loaders.ts';
+import type { EntryResource } from '../../entries/reads/serialize.ts';
+import { publishEntry, revertToVersion, unpublishEntry } from '../../entries/operations/publish.ts';
+import { updateVersion } from '../../entries/versions/operations.ts';
+import { versionByNumber, versionCount, versionDiff, versionPage, versionSnapshot, type VersionConnection } from '../../entries/versions/batched.ts';
+import type { CreatedBy, VersionRecord } from '../../entries/versions/serialize.ts';
+import type { FieldChange, FieldValue } from '../../entries/versions/diff.ts';
+import type { VersionDiff } from '../../entries/versions/operations.ts';
+import type { Snapshot } from '../../entries/store/snapshot.ts';
+import type { SkippedReference } from '../../entries/operations/restore.ts';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../entries/versions/loaders.ts';
 
 /**
  * Versions in the core schema (docs/versions.md): `Entry.versions` / `Entry.version(number)`, the
  * version type with `snapshot` and `diff(to)`, and the publish / unpublish / revert / label
- * mutations. Resolvers only convert arguments and call src/versions; the per-entry fields load
+ * mutations. Resolvers only convert arguments and call src/entries; the per-entry fields load
  * through the request's DataLoaders.
  */
 

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import { EntryType } from '../schema/entry.ts';
 import { authorize } from '../../context.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
-import type { EntryResource } from '../../content/types.ts';
+import type { EntryResource } from '../../entries/types.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import { currentView } from '../../live/shape.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../../webhooks/events.ts';

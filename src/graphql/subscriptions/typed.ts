@@ -1,7 +1,7 @@
 import type { EnumRef } from '@pothos/core';
 import { authorize } from '../../context.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
-import type { EntryResource, ReadState } from '../../content/types.ts';
+import type { EntryResource, ReadState } from '../../entries/types.ts';
 import { readChangedEntry } from '../../live/entry.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import type { ContentEventName } from '../../webhooks/events.ts';

@@ -6,8 +6,8 @@ import {
   bulkUpdateEntries,
   type BulkDeleteResult,
   type BulkWriteResult,
-} from '../../bulk/operations.ts';
-import { MAX_DELETE_UUIDS, MAX_WRITE_ITEMS } from '../../bulk/input.ts';
+} from '../../entries/operations/bulk.ts';
+import { MAX_DELETE_UUIDS, MAX_WRITE_ITEMS } from '../../entries/operations/bulk-input.ts';
 import type { Ctx } from '../../context.ts';
 import { drawBudget } from '../../edge/pipeline.ts';
 import type { GraphQLContext } from '../builder.ts';

@@ -5,7 +5,7 @@ import type { CollectionLayout, FieldLayout } from './layout.ts';
 import type { TypedEntry, TypedGroup } from './model.ts';
 import type { Input, SharedTypes } from './shared.ts';
 import { groupValue, mediaValue, relationValue, scalarValue } from './values.ts';
-import { versionByNumber, versionPage } from '../../versions/batched.ts';
+import { versionByNumber, versionPage } from '../../entries/versions/batched.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 type FieldBuilder<P> = PothosSchemaTypes.ObjectFieldBuilder<T, P>;
@@ -98,7 +98,7 @@ function customFields<P extends TypedGroup>(t: FieldBuilder<P>, fields: FieldLay
   return out;
 }
 
-/** The core schema's version connection on every typed entry (batched per request by src/versions). */
+/** The core schema's version connection on every typed entry (batched per request by src/entries/versions). */
 function versionFields(t: FieldBuilder<TypedEntry>, refs: TypeRefs): Record<string, ReturnType<FieldBuilder<TypedEntry>['field']>> {
   const v = refs.shared.versions;
   if (!v) return {};

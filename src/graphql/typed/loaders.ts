@@ -1,14 +1,14 @@
 import DataLoader from 'dataloader';
 import { memo, type Ctx } from '../../context.ts';
-import { contentLoaders } from '../../content/loaders.ts';
-import { serializeEntries } from '../../content/serialize.ts';
-import type { EntryResource, ReadState } from '../../content/types.ts';
-import type { ReadRow } from '../../content/read-rows.ts';
+import { contentLoaders } from '../../entries/reads/loaders.ts';
+import { serializeEntries } from '../../entries/reads/serialize.ts';
+import type { EntryResource, ReadState } from '../../entries/types.ts';
+import type { ReadRow } from '../../entries/reads/read-rows.ts';
 
 /**
  * How a relation field links its target: draft reads link drafts; published reads link the
  * published copy, or (field option `includeDraft`) the draft when there is none. Same rule as the
- * REST serializer's first level (src/content/serialize.ts `nestedData`).
+ * REST serializer's first level (src/entries/reads/serialize.ts `nestedData`).
  */
 export type LinkMode = 'draft' | 'published' | 'published-or-draft';
 

@@ -1,4 +1,4 @@
-import type { EntryResource, ReadState } from '../../content/types.ts';
+import type { EntryResource, ReadState } from '../../entries/types.ts';
 
 /**
  * What a typed entry object (`Post`, `Author`) resolves from: the entry resource the content

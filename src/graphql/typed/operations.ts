@@ -1,7 +1,7 @@
-import { createEntry, deleteEntry, getEntry, updateEntry } from '../../content/operations.ts';
-import { getFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../content/list.ts';
-import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../content/trash.ts';
-import { publishEntry, revertToVersion, unpublishEntry } from '../../versions/publish.ts';
+import { createEntry, deleteEntry, getEntry, updateEntry } from '../../entries/operations/entry.ts';
+import { getFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../entries/reads/list.ts';
+import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../entries/operations/trash.ts';
+import { publishEntry, revertToVersion, unpublishEntry } from '../../entries/operations/publish.ts';
 import { DEFAULT_PER_PAGE, checkPaging } from '../limits.ts';
 import type { TypedBuilder } from './builder.ts';
 import type { CollectionLayout } from './layout.ts';

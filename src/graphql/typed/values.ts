@@ -1,7 +1,7 @@
 import type { FieldDef } from '../../collections/model.ts';
 import { decimalNumber } from '../../text.ts';
 import type { AssetResource } from '../../assets/resource.ts';
-import type { EntryResource } from '../../content/types.ts';
+import type { EntryResource } from '../../entries/types.ts';
 import type { GraphQLContext } from '../builder.ts';
 import { linkMode, loadLinked } from './loaders.ts';
 import { requireContentRead } from '../../collections/visibility.ts';

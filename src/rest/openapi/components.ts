@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (OpenAPI 3.1) of every REST success body, named in `components.schemas` and referred
- * to by the route table (`response` on each route). They mirror the serializers (content/serialize.ts,
- * collections/serialize.ts, assets/serialize.ts, versions/serialize.ts, webhooks/serialize.ts,
+ * to by the route table (`response` on each route). They mirror the serializers (entries/reads/serialize.ts,
+ * collections/serialize.ts, assets/serialize.ts, entries/versions/serialize.ts, webhooks/serialize.ts,
  * rest/paginator.ts); test/rest/openapi*.test.ts checks real bodies against them.
  */
 

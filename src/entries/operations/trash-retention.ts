@@ -1,0 +1,48 @@
+import { Prisma } from '../../db/client.ts';
+import { systemCtx, type Services } from '../../context.ts';
+import { emitContentEvents } from '../../webhooks/outbox.ts';
+
+/** Entries deleted per transaction: bounded so a large backlog never holds locks for long. */
+const PURGE_SLICE = 1000;
+
+/**
+ * Deletes, for good, entries that have been in the trash longer than `days` (TRASH_RETENTION_DAYS;
+ * 0 keeps them forever), across all projects, in slices of PURGE_SLICE. Each slice is one
+ * transaction that deletes the rows (their versions go with them) and writes one `content.deleted`
+ * per entry to the outbox, as a force delete would, with source `cms`: nobody's API call made it.
+ * Rows another transaction holds (a restore in progress) are skipped until the next run. Returns
+ * how many entries were deleted. Run periodically by the webhook deliverer's retention pass
+ * (src/webhooks/runtime.ts, wired in src/services.ts).
+ */
+export async function purgeExpiredTrash(services: Services, days: number, slice = PURGE_SLICE): Promise<number> {
+  if (days <= 0) return 0;
+  const prisma = services.database.prisma;
+  let total = 0;
+  for (;;) {
+    const n = await prisma.$transaction(async (tx) => {
+      const gone = await tx.$queryRaw<Array<{ uuid: string; locale: string; projectId: number; collectionId: number }>>(Prisma.sql`
+        DELETE FROM entries WHERE id IN (
+          SELECT id FROM entries
+          WHERE deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => ${days}::int)
+          ORDER BY deleted_at LIMIT ${slice} FOR UPDATE SKIP LOCKED)
+        RETURNING uuid::text AS uuid, locale, project_id AS "projectId", collection_id AS "collectionId"`);
+      if (gone.length === 0) return 0;
+      const projects = await tx.project.findMany({ where: { id: { in: [...new Set(gone.map((g) => g.projectId))] } } });
+      const collections = await tx.collection.findMany({
+        where: { id: { in: [...new Set(gone.map((g) => g.collectionId))] } },
+        select: { id: true, uuid: true, slug: true },
+      });
+      const collectionById = new Map(collections.map((c) => [c.id, c]));
+      for (const project of projects) {
+        const ctx = systemCtx(services, project, 'trash-retention');
+        const events = gone
+          .filter((g) => g.projectId === project.id)
+          .map((g) => ({ event: 'content.deleted' as const, collection: collectionById.get(g.collectionId)!, entryUuid: g.uuid, locale: g.locale }));
+        await emitContentEvents(tx, ctx, events);
+      }
+      return gone.length;
+    });
+    total += n;
+    if (n < slice) return total;
+  }
+}

@@ -1,0 +1,252 @@
+import { Prisma, type Tx } from '../../db/client.ts';
+import { authorize, type Ctx } from '../../context.ts';
+import { EntryNotFound } from '../../errors.ts';
+import { collectionForRequest } from '../../collections/schema-cache.ts';
+import type { CollectionSchema } from '../../collections/model.ts';
+import { compileWhereWithCount } from '../../filtering/index.ts';
+import { publishedReadCondition } from '../../filtering/field-indexes.ts';
+import { ENTRY_COLUMNS } from '../store/rows.ts';
+import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
+import { compileSort, sortHasIndexOrder } from './sort.ts';
+import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
+import { serializeEntries, serializeEntry } from './serialize.ts';
+import { contentLoaders } from './loaders.ts';
+import type { EntryResource, EntryRow, ReadOptions, ReadState } from '../types.ts';
+
+/** Rows a list read without paging returns at most (with or without a limit). */
+export const MAX_LIST_ROWS = 1000;
+/** Largest page size; larger values are capped. */
+export const MAX_PAGE_SIZE = 100;
+
+/** What a list reads: the live entries of a collection in one state, of one locale and matching a filter, in an order. */
+export interface EntryListOptions {
+  state: ReadState;
+  locale?: string;
+  /** The filter object (docs/filtering.md), as REST builds it from `where[...]`. */
+  where?: unknown;
+  /** "field:asc,other:desc". */
+  sort?: unknown;
+  timestamps?: boolean;
+  exclude?: string[];
+}
+
+/** Which page to read: `perPage` is capped at MAX_PAGE_SIZE. */
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+
+/** One page of a list and the number of all its matches. */
+export interface EntryPage {
+  data: EntryResource[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** A page read without its total: whether another page follows is known from one row past the page. */
+export interface EntrySlice {
+  data: EntryResource[];
+  hasMore: boolean;
+  page: number;
+  perPage: number;
+}
+
+/** Rows from `offset` (default 0), at most `limit` (capped at MAX_LIST_ROWS). */
+export interface RowRange {
+  limit?: number;
+  offset?: number;
+}
+
+/** How a list's rows are read; only this module's operations use it. */
+interface ListPlan {
+  ctx: Ctx;
+  collection: CollectionSchema;
+  options: EntryListOptions;
+  readOpts: ReadOptions;
+  hasFilter: boolean;
+  countWhere: Prisma.Sql;
+  /** Rows of the page at `offset`, in the list's order, their linked entries handed to the serializer. */
+  select: (order: Prisma.Sql, limit: number, offset: number) => Promise<ReadRow[]>;
+  /** The same page and the number of all matches (pageWith). */
+  selectCounted: (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => Promise<{ rows: ReadRow[]; total: number }>;
+}
+
+/**
+ * A list opened for reading: the collection is resolved and the filter compiled, nothing is read yet.
+ * Each operation below reads it one way and returns one domain result; the surface picks the one it
+ * answers with (REST from its query string, GraphQL from the field and its selection).
+ */
+export interface EntryList {
+  /** A singleton's list holds its one entry for the locale (the default locale when none is given). */
+  readonly isSingleton: boolean;
+  readonly plan: ListPlan;
+}
+
+/**
+ * Opens a list of a collection's entries. One SQL statement then selects the page of rows (filters,
+ * sort and paging in the database; served by the (collection_id, locale, state, id) index), one more
+ * counts when a total is asked (or the same one counts too: selectPage), then the page is serialized
+ * with batched loads.
+ */
+export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOptions): Promise<EntryList> {
+  authorize(ctx, 'read');
+  const collection = await collectionForRequest(ctx, slug);
+  const column = options.state === 'draft' ? 'data' : 'published_data';
+  const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude };
+  const locale = options.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
+
+  // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
+  const conds: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
+  if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
+  // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
+  if (options.state === 'published') conds.push(publishedReadCondition('e'));
+  const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
+  const filter = await compileWhereWithCount(options.where, {
+    db: ctx.db,
+    projectId: ctx.project.id,
+    collection,
+    column,
+    alias: 'e',
+    loadCollection,
+    resolveTargets: (statement) => readRows(ctx, statement),
+  });
+  const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
+  // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
+  const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;
+
+  // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
+  const read = readColumns(ctx, collection, options.state);
+  const { columns, links } = read;
+  const loader = contentLoaders(ctx).entryByUuid;
+  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, options.state, (u, r) => loader.prime(u, r));
+  const run: StatementRunner = (statement, name) => readRows(ctx, statement, name);
+  // Without a filter, a page's links may be read once for the whole page (page-rows.ts).
+  const linkedPage = (order: Prisma.Sql, limit: number, offset: number): RowsStatement | null =>
+    filter === null ? linkedPageStatement(ctx, read, { state: options.state, projectId: collection.projectId, where, order, limit, offset }) : null;
+  const select = async (order: Prisma.Sql, limit: number, offset: number) => {
+    const page = linkedPage(order, limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
+    return settle(await run<RowWithLinks>(page.statement, page.name));
+  };
+  const selectCounted = async (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => {
+    const rowsStatement = onePass ? null : linkedPage(order, limit, offset);
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, countWhere, rowsStatement });
+    return { rows: settle(found.rows), total: found.total };
+  };
+  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null, countWhere, select, selectCounted };
+  return { isSingleton: collection.isSingleton, plan };
+}
+
+/** The order a list's rows are read in; compiled only by the reads that have one (a COUNT ignores `sort`). */
+const orderOf = ({ options, collection }: ListPlan): Prisma.Sql => compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
+
+/** How many entries the list holds. */
+export async function countEntries({ plan }: EntryList): Promise<number> {
+  const [{ count }] = await readRows<{ count: number }>(plan.ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${plan.countWhere}`);
+  return count;
+}
+
+/** The list's first entry in its order, or null when it holds none (a singleton without an entry for the locale). */
+export async function findFirstEntry({ plan }: EntryList): Promise<EntryResource | null> {
+  const [row] = await plan.select(orderOf(plan), 1, 0);
+  return row ? serializeEntry(plan.ctx, plan.collection, row, plan.readOpts) : null;
+}
+
+/** The list's first entry; EntryNotFound (404 "Entry not found.") when it holds none. */
+export async function getFirstEntry(list: EntryList): Promise<EntryResource> {
+  const entry = await findFirstEntry(list);
+  if (!entry) throw new EntryNotFound();
+  return entry;
+}
+
+/** One page of the list and its total. */
+export async function listEntriesPage({ plan }: EntryList, paging: Paging): Promise<EntryPage> {
+  const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
+  const { page } = paging;
+  const onePass = plan.hasFilter && !sortHasIndexOrder(plan.options.sort, plan.collection);
+  const found = await plan.selectCounted(orderOf(plan), perPage, (page - 1) * perPage, onePass);
+  return { data: await serializeEntries(plan.ctx, plan.collection, found.rows, plan.readOpts), total: found.total, page, perPage };
+}
+
+/**
+ * One page of the list without its total, for readers that show none: GraphQL reads a slice when the
+ * document selects neither the total nor anything computed from it, which saves the COUNT over every
+ * match; REST always reports the total in its paginator.
+ */
+export async function listEntriesSlice({ plan }: EntryList, paging: Paging): Promise<EntrySlice> {
+  const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
+  const { page } = paging;
+  const rows = await plan.select(orderOf(plan), perPage + 1, (page - 1) * perPage);
+  const data = await serializeEntries(plan.ctx, plan.collection, rows.slice(0, perPage), plan.readOpts);
+  return { data, hasMore: rows.length > perPage, page, perPage };
+}
+
+/** Rows of the list from an offset, without a total (at most MAX_LIST_ROWS). */
+export async function listEntriesRange({ plan }: EntryList, range: RowRange): Promise<EntryResource[]> {
+  const limit = Math.min(range.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
+  const rows = await plan.select(orderOf(plan), limit, range.offset ?? 0);
+  return serializeEntries(plan.ctx, plan.collection, rows, plan.readOpts);
+}
+
+/** The COUNT behind a page's `total`. */
+export const countStatement = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`SELECT count(*)::int AS total FROM entries e WHERE ${where}`;
+
+/**
+ * The page and its total in one pass over the matches: the inner query counts every match
+ * (count(*) OVER ()) while keeping only the ids of the page (a top-N sort over narrow rows), then the
+ * page's rows are read by primary key. A page past the end has no row to carry the total.
+ */
+export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number, columns: Prisma.Sql = ENTRY_COLUMNS): Prisma.Sql => Prisma.sql`
+  SELECT ${columns}, p.total FROM (
+    SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+  ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
+
+/** Runs one statement and returns its rows: a transaction's Prisma client or the plain read path (which prepares a named one). */
+export type StatementRunner = <T>(statement: Prisma.Sql, name?: string) => Promise<T[]>;
+
+/**
+ * One page of a paginated list and the number of all its matches, as two statements side by side or,
+ * with `onePass`, as one (onePassPageStatement). One pass pays when a filter is given and no index
+ * yields the order (sortHasIndexOrder): the page query then reads and sorts every match, and the COUNT
+ * reads every match again (a filter's expression cannot be answered from an index alone), so one pass
+ * halves the heap visits: a 1 % filter at a million entries is 10,000 scattered heap pages per pass,
+ * most of its time. Otherwise two statements are better: an indexed order lets the page stop after its
+ * rows, and without a filter the COUNT is an index-only scan and the page a parallel scan, while the
+ * one-pass window is single-threaded and keeps every match in memory (spilling past work_mem).
+ */
+export function selectPage(
+  db: Tx,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  opts: { limit: number; offset: number; onePass: boolean },
+): Promise<{ rows: EntryRow[]; total: number }> {
+  return pageWith((statement) => db.$queryRaw(statement), where, order, opts);
+}
+
+/** selectPage over any runner, selecting `columns` (default: the entry columns). */
+export async function pageWith<R extends ReadRow = EntryRow>(
+  run: StatementRunner,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; rowsStatement?: RowsStatement | null },
+): Promise<{ rows: R[]; total: number }> {
+  const { limit, offset } = opts;
+  const columns = opts.columns ?? ENTRY_COLUMNS;
+  // The same matches as `where`, possibly in a form that only a COUNT plans well (compileWhereWithCount).
+  const countWhere = opts.countWhere ?? where;
+  if (!opts.onePass) {
+    // `rowsStatement`: the same rows in another form (page-rows.ts), with its prepared name.
+    const page = opts.rowsStatement ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
+    const [rows, [{ total }]] = await Promise.all([
+      run<R>(page.statement, page.name),
+      run<{ total: number }>(countStatement(countWhere)),
+    ]);
+    return { rows, total };
+  }
+  const found = await run<R & { total: number }>(onePassPageStatement(where, order, limit, offset, columns));
+  if (found.length === 0) {
+    const total = offset === 0 ? 0 : (await run<{ total: number }>(countStatement(countWhere)))[0].total;
+    return { rows: [], total };
+  }
+  return { rows: found.map(({ total: _total, ...row }) => row as unknown as R), total: found[0].total };
+}

@@ -1,0 +1,81 @@
+import DataLoader from 'dataloader';
+import type { Asset } from '../../db/generated/prisma/client.ts';
+import { memo, type Ctx } from '../../context.ts';
+import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
+import { isUuid, type EntryRow } from '../types.ts';
+import { cachedCollectionById, rememberCollection } from '../../collections/schema-cache.ts';
+import { ENTRY_COLUMNS } from '../store/rows.ts';
+import { plainDatabase, type ReadRow } from './read-rows.ts';
+
+const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
+const ASSETS_BY_UUID = `
+  SELECT id, uuid::text AS uuid, project_id AS "projectId", filename, original_filename AS "originalFilename",
+         mime_type AS "mimeType", size, storage_key AS "storageKey", metadata, created_at AS "createdAt",
+         updated_at AS "updatedAt", deleted_at AS "deletedAt"
+    FROM assets WHERE uuid = ANY($1::uuid[]) AND project_id = $2 AND deleted_at IS NULL`;
+
+export interface ContentLoaders {
+  /** Live (not soft-deleted) entries of the project by UUID. */
+  entryByUuid: DataLoader<string, ReadRow | null>;
+  /** Live assets of the project by UUID. */
+  assetByUuid: DataLoader<string, Asset | null>;
+  /** Collections of the project with their field trees, by internal id. */
+  collectionById: DataLoader<number, CollectionSchema | null>;
+}
+
+/**
+ * One set of loaders per request (per Ctx): every relation target, asset and related collection that a
+ * read touches is fetched with one query per kind per tick, however many entries are serialized.
+ * A Ctx bound to a transaction must get its own set (see `txCtx`), so reads inside the transaction
+ * see its writes and never wait on a second connection.
+ */
+export function contentLoaders(ctx: Ctx): ContentLoaders {
+  return memo(ctx, 'content:loaders', () => {
+    const projectId = ctx.project.id;
+    return {
+      entryByUuid: new DataLoader<string, ReadRow | null>(async (keys) => {
+        const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
+        // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
+        const plain = plainDatabase(ctx);
+        const rows = !uuids.length
+          ? []
+          : plain
+            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids], { name: 'cms_entries_by_uuid' })
+            : await ctx.db.entry.findMany({ where: { uuid: { in: uuids } } });
+        const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
+        return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
+      }),
+      assetByUuid: new DataLoader<string, Asset | null>(async (keys) => {
+        const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
+        const plain = plainDatabase(ctx);
+        const rows = !uuids.length
+          ? []
+          : plain
+            ? await plain.query<Asset>(ASSETS_BY_UUID, [uuids, projectId], { name: 'cms_assets_by_uuid' })
+            : await ctx.db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } });
+        const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+        return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
+      }),
+      collectionById: new DataLoader<number, CollectionSchema | null>(async (ids) => {
+        const byId = new Map<number, CollectionSchema>();
+        for (const id of ids) {
+          const hit = cachedCollectionById(ctx, id);
+          if (hit) byId.set(id, hit);
+        }
+        const missing = ids.filter((id) => !byId.has(id));
+        if (missing.length) {
+          const rows = await ctx.db.collection.findMany({
+            where: { projectId, id: { in: missing } },
+            include: { fields: { where: { deletedAt: null } } },
+          });
+          for (const c of rows) {
+            const schema = buildCollectionSchema(c, c.fields);
+            rememberCollection(ctx, schema);
+            byId.set(c.id, schema);
+          }
+        }
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
+    };
+  });
+}

@@ -1,0 +1,52 @@
+import { Prisma, type Tx } from '../../db/client.ts';
+import type { CollectionSchema } from '../../collections/model.ts';
+import { ENTRY_COLUMNS, sameCollection } from './rows.ts';
+import type { EntryRow } from '../types.ts';
+
+/** Whether unpublishing the row changes anything (the single unpublish is a no-op otherwise). */
+export const isPublished = (row: EntryRow): boolean => row.state !== 'draft' || row.publishedVersionId !== null || row.publishedData !== null;
+
+/**
+ * Unpublishes many entries with one UPDATE, as the single unpublish does for one: back to draft,
+ * pointer and published copy cleared, every version kept. The rows must already be locked.
+ */
+export async function unpublishRows(tx: Tx, ids: number[]): Promise<EntryRow[]> {
+  if (ids.length === 0) return [];
+  return tx.$queryRaw<EntryRow[]>(Prisma.sql`
+    UPDATE entries AS e SET state = 'draft', published_version_id = NULL, published_version_number = NULL,
+      published_data = NULL, updated_at = now()
+    WHERE e.id = ANY(${ids}::int[])
+    RETURNING ${ENTRY_COLUMNS}`);
+}
+
+/**
+ * Trashes the live entries of the collection with these UUIDs in one statement (rows locked in id
+ * order first, like every other multi-row write, so concurrent batches queue instead of deadlocking).
+ * Returns the trashed rows; UUIDs that name no live entry are skipped.
+ */
+export async function trashByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<EntryRow[]> {
+  return tx.$queryRaw<EntryRow[]>(Prisma.sql`
+    WITH locked AS (
+      SELECT id FROM entries
+      WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)} AND deleted_at IS NULL
+      ORDER BY id FOR UPDATE
+    )
+    UPDATE entries AS e SET deleted_at = now(), updated_at = now()
+    FROM locked WHERE e.id = locked.id
+    RETURNING ${ENTRY_COLUMNS}`);
+}
+
+/**
+ * Removes the entries of the collection with these UUIDs for good, trashed ones included (as the
+ * single force delete does); their versions go with them (ON DELETE CASCADE).
+ */
+export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<Array<Pick<EntryRow, 'uuid' | 'locale'>>> {
+  return tx.$queryRaw<Array<Pick<EntryRow, 'uuid' | 'locale'>>>(Prisma.sql`
+    WITH locked AS (
+      SELECT id FROM entries
+      WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)}
+      ORDER BY id FOR UPDATE
+    )
+    DELETE FROM entries AS e USING locked WHERE e.id = locked.id
+    RETURNING e.uuid::text AS uuid, e.locale`);
+}

@@ -1,0 +1,36 @@
+import { Prisma, type Tx } from '../../db/client.ts';
+import type { EntryRow } from '../types.ts';
+
+/**
+ * The `entries` columns under Prisma's field names, so rows read with raw SQL (list queries, row locks)
+ * have the same shape as Prisma's `Entry` and go through the same serializer.
+ */
+export const ENTRY_COLUMNS = Prisma.sql`
+  e.id, e.uuid::text AS uuid, e.project_id AS "projectId", e.collection_id AS "collectionId", e.locale,
+  e.translation_group_id AS "translationGroupId", e.state::text AS state, e.data, e.published_data AS "publishedData",
+  e.published_version_id AS "publishedVersionId", e.published_version_number AS "publishedVersionNumber",
+  e.last_version_number AS "lastVersionNumber", e.is_draft_dirty AS "isDraftDirty", e.published_at AS "publishedAt",
+  e.published_updated_at AS "publishedUpdatedAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.deleted_at AS "deletedAt"`;
+
+/**
+ * `<column> = <collection id>` in a form no partial index predicate matches. Lookups by UUID add it
+ * so the planner can only probe the unique UUID index: per-field filter indexes are partial on
+ * `collection_id = <id> AND deleted_at IS NULL`, and with statistics gone stale (a growing table,
+ * autovacuum behind or off) the planner was seen walking a whole collection through one of them,
+ * filtering on the UUID, instead of the one-row probe.
+ */
+export const sameCollection = (column: string, collectionId: number): Prisma.Sql => Prisma.sql`${Prisma.raw(column)} + 0 = ${collectionId}`;
+
+/** One live entry by UUID through the unique index (see sameCollection), or null. */
+export async function liveEntryByUuid(db: Tx, collectionId: number, uuid: string, opts: { lock?: boolean; includeTrashed?: boolean } = {}): Promise<EntryRow | null> {
+  const [row] = await selectEntries(
+    db,
+    Prisma.sql`e.uuid = ${uuid.toLowerCase()}::uuid AND ${sameCollection('e.collection_id', collectionId)}${opts.includeTrashed ? Prisma.empty : Prisma.sql` AND e.deleted_at IS NULL`}`,
+    opts.lock ? Prisma.sql`FOR UPDATE` : Prisma.empty,
+  );
+  return row ?? null;
+}
+
+export async function selectEntries(db: Tx, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Promise<EntryRow[]> {
+  return db.$queryRaw<EntryRow[]>(Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${where} ${tail}`);
+}
