@@ -6,9 +6,9 @@ import { serializeEntries } from './serialize.ts';
 import { uniqueFields, validateEntryInputs, type EntryWriteInput } from './validate.ts';
 import type { EntryResource, EntryRow } from './types.ts';
 import { passwordNamesSql } from '../versions/mint.ts';
-import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
-import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../webhooks/outbox.ts';
-import { createdEvents, eventFactory } from './entry-events.ts';
+import { OUTBOX_CHANNEL } from '../events/port.ts';
+import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../events/outbox.ts';
+import { createdEvents, eventFactory } from '../events/entry-events.ts';
 
 /**
  * Create (single, src/content/operations.ts, and bulk, src/bulk/operations.ts) as one statement instead

@@ -1,8 +1,8 @@
 import type { Ctx } from '../context.ts';
 import { ErrorBag, notFound } from '../errors.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
-import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../webhooks/outbox.ts';
+import { OUTBOX_CHANNEL } from '../events/port.ts';
+import { contentEventParams, contentEventsInsertSql, outboxWritten } from '../events/outbox.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
 import { serializeEntry } from './serialize.ts';
 import { uniqueFields, validateEntryInputs, type WriteMode } from './validate.ts';
