@@ -7,7 +7,8 @@
  *        └───────────────┬───────────────────────────────┘
  *                    src/edge (per-request pipeline: authenticate, rate budget, read cache, error mapping)
  *                        │
- *   domains: src/{assets,auth,collections,entries,filtering,live,persisted,project-model,projects,users,webhooks,seed}
+ *   domains: src/{assets,auth,collections,entries,filtering,live,persisted,project-model,projects,users,webhooks,delivery,seed}
+ *        writers (entries, users) ──→ src/events (names, outbox, port) ←── readers (src/delivery, src/live)
  *                        │
  *   kernel: src/context.ts, src/abilities.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
  *
@@ -15,14 +16,18 @@
  * hands every request a runtime of its own (webhooks, mailer, authentication cache, token usage,
  * trusted-document memory) adds it to `Services` from its own module (`declare module '../context.ts'`).
  * Between domains, imports go one way:
- *   src/users ──→ src/webhooks   (end-user writes record their events in the webhook outbox)
+ *   writers ──→ src/events ←── readers   (src/events imports no domain; the composition root registers
+ *                                         its in-process readers in Services)
+ *   src/webhooks (administration) ──→ src/delivery (its URL rule and options only; the runtime
+ *                                         through Services)
  *   src/users ··→ src/auth       (allowed, unused so far)
- *   src/auth and src/webhooks import neither src/users nor each other.
- * Together these keep auth, users, webhooks and context.ts out of any folder-level cycle.
+ *   src/auth, src/webhooks, src/delivery and src/events import neither src/users nor each other's
+ *   callers; src/live reads events, never webhooks.
+ * Together these keep auth, users, events, webhooks, delivery and context.ts out of any folder-level cycle.
  *
  * Type-only imports count: a cycle through types still ties the files' meaning together.
  */
-const DOMAINS = 'src/(assets|auth|collections|entries|filtering|live|persisted|project-model|projects|users|webhooks|seed)/';
+const DOMAINS = 'src/(assets|auth|collections|delivery|entries|events|filtering|live|persisted|project-model|projects|users|webhooks|seed)/';
 const SURFACES = 'src/(http|rest|graphql)/';
 const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$';
 
@@ -46,16 +51,48 @@ module.exports = {
     {
       name: 'auth-knows-no-users-or-webhooks',
       severity: 'error',
-      comment: 'API-token authentication sits below end-user accounts and webhook delivery.',
+      comment: 'API-token authentication sits below end-user accounts, events and webhooks.',
       from: { path: '^src/auth/' },
-      to: { path: '^src/(users|webhooks)/' },
+      to: { path: '^src/(users|events|webhooks|delivery)/' },
     },
     {
       name: 'webhooks-know-no-users-or-auth',
       severity: 'error',
-      comment: 'Writers (users among them) record events in the outbox; webhook delivery never calls back into them.',
-      from: { path: '^src/webhooks/' },
+      comment: 'Writers (users among them) record events in the outbox; webhooks and their delivery never call back into them.',
+      from: { path: '^src/(webhooks|delivery)/' },
       to: { path: '^src/(users|auth)/' },
+    },
+    {
+      name: 'events-know-no-domain',
+      severity: 'error',
+      comment:
+        'The events module sits between writers and readers: it imports no reader (webhooks, delivery, live) and no writer, ' +
+        'only the kernel and src/db. Readers reach it through its port; in-process readers are registered by the composition root.',
+      from: { path: '^src/events/' },
+      to: { path: '^src/', pathNot: `^(src/events/|src/db/|${KERNEL})` },
+    },
+    {
+      name: 'live-reads-only-events',
+      severity: 'error',
+      comment: 'Live subscriptions consume committed events through src/events, never webhook administration or delivery.',
+      from: { path: '^src/live/' },
+      to: { path: '^src/(webhooks|delivery)/' },
+    },
+    {
+      name: 'delivery-knows-no-webhook-administration',
+      severity: 'error',
+      comment: 'Delivery sends what the outbox and the webhooks table say; it never calls the operations routes use.',
+      from: { path: '^src/delivery/' },
+      to: { path: '^src/webhooks/' },
+    },
+    {
+      name: 'webhook-administration-uses-no-delivery-runtime',
+      severity: 'error',
+      comment:
+        'Administration checks a URL by the rule delivery applies (url-safety, options); the runtime (enqueue, options in force) ' +
+        'it reaches only through Services, which src/delivery/runtime.ts extends.',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/delivery/', pathNot: '^src/delivery/(url-safety|options)\\.ts$' },
     },
     {
       name: 'edge-knows-no-surface',

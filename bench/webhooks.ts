@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
 import { systemCtx } from '../src/context.ts';
-import { emitContentEvent } from '../src/webhooks/outbox.ts';
+import { emitContentEvent } from '../src/events/outbox.ts';
 import { createBenchProject, openBenchDatabase } from './lib/database.ts';
 import { spawnTsx } from './lib/processes.ts';
 import { WebhookReceiver, nowMs } from './lib/receiver.ts';

@@ -11,7 +11,8 @@ import { requireAbility, type Ability } from './abilities.ts';
  * module (`declare module '../context.ts'`, the way a Fastify plugin decorates the instance), so the
  * domains depend on the kernel and never the reverse (.dependency-cruiser.cjs, `kernel-imports-no-domain`):
  * `authCache` (src/auth/credentials.ts), `tokenUsage` (src/auth/token-usage.ts), `trustedDocuments`
- * (src/persisted/memory.ts), `webhooks` (src/webhooks/runtime.ts), `mailer` (src/users/mailer.ts).
+ * (src/persisted/memory.ts), `webhooks` (src/delivery/runtime.ts), `outboxReaders` (src/events/port.ts),
+ * `mailer` (src/users/mailer.ts).
  * What only the request pipeline uses (rate budgets, the read cache) is added by src/edge/services.ts.
  */
 export interface Services {

@@ -17,7 +17,7 @@ import { AuthCache } from './auth/auth-cache.ts';
 import { TrustedDocumentMemory } from './persisted/memory.ts';
 import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
-import { createWebhookRuntime } from './webhooks/runtime.ts';
+import { createWebhookRuntime } from './delivery/runtime.ts';
 import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
 
@@ -84,6 +84,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       await database.close();
     },
   };
+  // Webhook delivery hears of this process's outbox writes at once: embedded PGlite has no LISTEN.
+  services.outboxReaders = [services.webhooks];
   services.onClose.push(() => services.webhooks.close());
   services.onClose.push(() => services.live.close());
   services.onClose.push(() => services.tokenUsage!.close());

@@ -8,7 +8,7 @@ import { AppError } from '../errors.ts';
 import { buildProgram, UsageError, type Chosen } from './commands.ts';
 import type { CliEnv } from './env.ts';
 import type { Services } from '../context.ts';
-import { createWebhookRuntime } from '../webhooks/runtime.ts';
+import { createWebhookRuntime } from '../delivery/runtime.ts';
 
 export interface CliIO {
   out(text: string): void;
@@ -67,7 +67,10 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
     async services() {
       const db = await env.db();
       // No Redis, no queue, no cache: servers notice schema changes from the project row itself.
-      services ??= { config, log, database: db, webhooks: createWebhookRuntime({ config, database: db, log }), onClose: [], close: async () => {} };
+      if (!services) {
+        const webhooks = createWebhookRuntime({ config, database: db, log });
+        services = { config, log, database: db, webhooks, outboxReaders: [webhooks], onClose: [], close: async () => {} };
+      }
       return services;
     },
     progress: { write: (s) => io.err(s), isTTY: !!io.errIsTTY },

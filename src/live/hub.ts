@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { holds } from '../abilities.ts';
-import { OUTBOX_CHANNEL } from '../webhooks/dispatcher.ts';
+import { OUTBOX_CHANNEL } from '../events/port.ts';
 import { ChangeStream, type OutboxChange } from './stream.ts';
 import { parseEventId, readBacklog, replayOf } from './resume.ts';
 import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
@@ -57,7 +57,7 @@ interface TokenRow {
 /**
  * Live content for one replica: the ordered change stream (src/live/stream.ts) fanned out to this
  * replica's subscribers. Every replica runs its own: writers on any replica NOTIFY `cms_webhook_outbox`
- * at commit (src/webhooks/outbox.ts), so each hears of every commit and reads the rows from the shared
+ * at commit (src/events/outbox.ts), so each hears of every commit and reads the rows from the shared
  * outbox. Started on the first subscription; nothing runs on a replica nobody subscribes to.
  *
  * Tokens: the database notifies `cms_changes` on every token change (migration 20261123000000); the

@@ -1,4 +1,6 @@
 import type { Database } from '../db/client.ts';
+import type { EntryResource } from '../entries/types.ts';
+import { collectionRowsBetween, isRecentEvent } from '../events/feed.ts';
 import type { LiveGroup } from './group.ts';
 import { toChange, type OutboxChange } from './stream.ts';
 import type { RecentChanges } from './recent.ts';
@@ -22,25 +24,20 @@ export async function readBacklog(
   if (after > upTo) return 'reset';
   // The id the client saw must still be in the outbox and young enough: rows past the window may be
   // deleted by the outbox retention (24 h after dispatch), so a gap after it could not be told apart.
-  const [anchor] = await database.query<{ fresh: boolean }>(
-    `SELECT created_at > now() - make_interval(secs => $2::int) AS fresh FROM outbox_events WHERE id = $1`,
-    [after, limits.resumeWindowSeconds],
-  );
-  if (!anchor?.fresh) return 'reset';
+  if (!(await isRecentEvent(database, after, limits.resumeWindowSeconds))) return 'reset';
   // From memory when the stream still holds every row after `after` (src/live/recent.ts).
   const held = recent?.between(after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1);
   if (held) {
     if (held.length > limits.maxBacklog) return 'reset';
     return held.filter((c): c is OutboxChange => c !== null && (!filter.events || filter.events.has(c.event)));
   }
-  // Ordered by the table's bigint id: a bare `id` would name the text column of the select list, and
-  // 10 sorts before 9 as text (a resume across 9 → 10 replayed out of order).
-  const rows = await database.query<Parameters<typeof toChange>[0]>(
-    `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-            payload->'content_entry' AS entry, created_at
-       FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY outbox_events.id LIMIT $5`,
-    [after, upTo, filter.projectId, filter.collectionId, limits.maxBacklog + 1],
-  );
+  const rows = await collectionRowsBetween<EntryResource>(database, {
+    after,
+    upTo,
+    projectId: filter.projectId,
+    collectionId: filter.collectionId,
+    limit: limits.maxBacklog + 1,
+  });
   if (rows.length > limits.maxBacklog) return 'reset';
   const changes: OutboxChange[] = [];
   for (const r of rows) {

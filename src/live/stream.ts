@@ -1,7 +1,8 @@
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { EntryResource } from '../entries/types.ts';
-import { CONTENT_EVENTS, type ContentEventName } from '../webhooks/events.ts';
+import { CONTENT_EVENTS, type ContentEventName } from '../events/names.ts';
+import { outboxEnd, rowsAfter, type OutboxRow as FeedRow, type SnapshotRow } from '../events/feed.ts';
 import { SerialRunner } from '../serial-runner.ts';
 import { RecentChanges } from './recent.ts';
 
@@ -19,46 +20,11 @@ export interface OutboxChange {
   createdAt: Date;
 }
 
-interface OutboxRow {
-  id: string | null;
-  project_id: number;
-  event: string;
-  collection_id: number | null;
-  entry_uuid: string | null;
-  locale: string | null;
-  entry: EntryResource | null;
-  created_at: Date;
-  snap_xmin: string;
-  snap_xmax: string;
-}
+type OutboxRow = SnapshotRow<EntryResource>;
 
 const isContentEvent = (e: string): e is ContentEventName => (CONTENT_EVENTS as readonly string[]).includes(e);
 
-/**
- * Outbox rows after `$1`, in id order, and the statement's snapshot bounds (one statement, one
- * snapshot, so "row absent" and "xmin" describe the same moment). The LEFT JOIN keeps the snapshot row
- * when no outbox row matches.
- *
- * `snap_xmin` leaves out transactions of other databases of the cluster: they cannot write this
- * outbox, and one slow statement there (a CREATE/DROP DATABASE takes seconds) held every gap here and
- * delayed every subscriber by as much (bench/live.ts). Only xids pg_stat_activity names as another
- * database's are left out, so one it cannot name (ended meanwhile, hidden by privileges, a
- * subtransaction) still counts: the error is on the side of waiting, never of skipping an id.
- */
-const ROWS_AFTER_SQL = `
-  SELECT o.id::text AS id, o.project_id, o.event, o.collection_id, o.entry_uuid::text AS entry_uuid,
-         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.created_at,
-         coalesce((SELECT min(x) FROM pg_snapshot_xip(s.snap) x
-                    WHERE (x::text::bigint % 4294967296) NOT IN (SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
-                                                                  WHERE a.backend_xid IS NOT NULL AND a.datid IS NOT NULL
-                                                                    AND a.datname IS DISTINCT FROM current_database())),
-                  pg_snapshot_xmax(s.snap))::text AS snap_xmin,
-         pg_snapshot_xmax(s.snap)::text AS snap_xmax
-    FROM (SELECT pg_current_snapshot() AS snap) s
-    LEFT JOIN LATERAL (SELECT * FROM outbox_events WHERE id > $1 ORDER BY id LIMIT $2) o ON true
-   ORDER BY o.id`;
-
-export const toChange = (r: Pick<OutboxRow, 'id' | 'project_id' | 'event' | 'collection_id' | 'entry_uuid' | 'locale' | 'entry' | 'created_at'>): OutboxChange | null =>
+export const toChange = (r: FeedRow<EntryResource>): OutboxChange | null =>
   r.id !== null && r.collection_id !== null && r.entry_uuid !== null && isContentEvent(r.event)
     ? {
         id: Number(r.id),
@@ -124,8 +90,7 @@ export class ChangeStream {
 
   /** Starts at the outbox's current end: a subscriber sees what commits after it (or resumes explicitly). */
   async start(): Promise<void> {
-    const [row] = await this.database.query<{ max: string | null }>('SELECT max(id)::text AS max FROM outbox_events');
-    this.cursor = Number(row?.max ?? 0);
+    this.cursor = await outboxEnd(this.database);
     this.recent = new RecentChanges(this.cursor, this.opts.recentMs ?? 60_000, this.opts.recentRows ?? 20_000);
   }
 
@@ -137,7 +102,7 @@ export class ChangeStream {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const rows = await this.database.query<OutboxRow>(ROWS_AFTER_SQL, [this.cursor, this.batch], { name: 'live_outbox_after' });
+        const rows = await rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
         const { released, blocked, full } = this.advance(rows);
         if (released.length) this.release(released);
         if (blocked) {

@@ -1,4 +1,4 @@
-import type { ContentEventName } from '../webhooks/events.ts';
+import type { ContentEventName } from '../events/names.ts';
 
 /** Why a subscription ended, when the server ended it. */
 export type LiveEnd =

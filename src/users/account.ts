@@ -1,5 +1,5 @@
 import { unauthenticated, validationFailed } from '../errors.ts';
-import { emitAuthEvent } from '../webhooks/outbox.ts';
+import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { requireSession, requireUser } from './current-user.ts';
 import { checkPassword, hashNewPassword } from './credentials.ts';

@@ -1,5 +1,5 @@
 import { AppError, unauthenticated } from '../errors.ts';
-import { emitAuthEvent } from '../webhooks/outbox.ts';
+import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { checkPassword, INVALID_CREDENTIALS } from './credentials.ts';
 import { loginBody, normalizeEmail, parseBody } from './inputs.ts';

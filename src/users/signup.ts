@@ -1,7 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import type { ProjectUser } from '../db/generated/prisma/client.ts';
 import { validationFailed } from '../errors.ts';
-import { emitAuthEvent } from '../webhooks/outbox.ts';
+import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { normalizeEmail, parseBody, signupBody } from './inputs.ts';
 import { hashNewPassword } from './credentials.ts';

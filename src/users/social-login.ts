@@ -1,7 +1,7 @@
 import type { ProjectUser } from '../db/generated/prisma/client.ts';
 import { Prisma, type Tx } from '../db/client.ts';
 import { unauthenticated, validationFailed } from '../errors.ts';
-import { emitAuthEvent } from '../webhooks/outbox.ts';
+import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { normalizeEmail, parseBody, socialLoginBody } from './inputs.ts';
 import { accountDisabled } from './login.ts';

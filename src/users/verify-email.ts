@@ -1,5 +1,5 @@
 import { validationFailed } from '../errors.ts';
-import { emitAuthEvent } from '../webhooks/outbox.ts';
+import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { confirmBody, normalizeEmail, parseBody, resendBody } from './inputs.ts';
 import { sha256 } from './secrets.ts';

@@ -3,9 +3,9 @@ import { authorize, type Ctx } from '../context.ts';
 import { withinTransaction } from '../db/client.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
-import { PING_EVENT } from './events.ts';
+import { PING_EVENT } from '../events/names.ts';
 import { serializeLog, serializeWebhook, WEBHOOK_COLLECTIONS, type WebhookLogView, type WebhookView, type WebhookWithCollections } from './serialize.ts';
-import { urlProblemOnSave } from './url-safety.ts';
+import { urlProblemOnSave } from '../delivery/url-safety.ts';
 import { parsePaging, parseWebhookBody, type WebhookInput } from './validation.ts';
 
 const WEBHOOK_NOT_FOUND = 'Webhook not found.';

@@ -1,5 +1,5 @@
 import { ErrorBag } from '../errors.ts';
-import { EVENT_NAMES } from './events.ts';
+import { EVENT_NAMES } from '../events/names.ts';
 
 export const SOURCES = ['cms', 'api'] as const;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
-import { EVENT_NAMES } from '../../src/webhooks/events.ts';
+import { EVENT_NAMES } from '../../src/events/names.ts';
 
 const URL_OK = 'http://127.0.0.1:9/hook';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
 import { systemCtx } from '../../src/context.ts';
 import { createEntry } from '../../src/entries/operations/entry.ts';
-import { emitContentEvent } from '../../src/webhooks/outbox.ts';
+import { emitContentEvent } from '../../src/events/outbox.ts';
 
 const ALL_CONTENT = ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.trashed', 'content.restored'];
 

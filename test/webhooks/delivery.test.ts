@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
-import { standardWebhooksSecret } from '../../src/webhooks/signing.ts';
+import { standardWebhooksSecret } from '../../src/delivery/signing.ts';
 
 const SECRET = 'topsecret-Ä-123';
 

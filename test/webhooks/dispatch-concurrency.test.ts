@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEnv, type WebhookTestEnv } from './helpers.ts';
 import { openPostgres, type Database } from '../../src/db/client.ts';
-import { DeliveryStore } from '../../src/webhooks/store.ts';
+import { DeliveryStore } from '../../src/delivery/store.ts';
 
 describe('several dispatchers (replicas) on one outbox', () => {
   let env: WebhookTestEnv;

@@ -6,9 +6,9 @@ import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts'
 import { REDIS_URL, TEST_JWT_KEYS } from '../helpers/pg.ts';
 import { createCollection } from '../helpers/fixtures.ts';
 import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
-import { emitContentEvents, type ContentEventInput } from '../../src/webhooks/outbox.ts';
-import type { ContentEventName } from '../../src/webhooks/events.ts';
-import type { WebhookOptions } from '../../src/webhooks/options.ts';
+import { emitContentEvents, type ContentEventInput } from '../../src/events/outbox.ts';
+import type { ContentEventName } from '../../src/events/names.ts';
+import type { WebhookOptions } from '../../src/delivery/options.ts';
 
 export interface Received {
   /** Path and query the request was sent to. */

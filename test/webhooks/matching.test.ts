@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
 import { systemCtx } from '../../src/context.ts';
-import { emitAuthEvent } from '../../src/webhooks/outbox.ts';
+import { emitAuthEvent } from '../../src/events/outbox.ts';
 
 describe('which webhooks receive an event', () => {
   let env: WebhookTestEnv;

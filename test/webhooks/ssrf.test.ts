@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
-import { isPublicAddress } from '../../src/webhooks/url-safety.ts';
+import { isPublicAddress } from '../../src/delivery/url-safety.ts';
 
 /** DNS as the tests want it; names not listed do not resolve. */
 const dns: Record<string, string[]> = {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
-import { retryDelayMs } from '../../src/webhooks/options.ts';
-import { mergeCounters } from '../../src/webhooks/processor.ts';
-import { buildRequest, sanitizeHeaders, standardWebhooksSecret } from '../../src/webhooks/signing.ts';
+import { retryDelayMs } from '../../src/delivery/options.ts';
+import { mergeCounters } from '../../src/delivery/processor.ts';
+import { buildRequest, sanitizeHeaders, standardWebhooksSecret } from '../../src/delivery/signing.ts';
 
 describe('retry schedule', () => {
   const opts = { retryBaseMs: 10_000, retryMaxMs: 6 * 3_600_000 };

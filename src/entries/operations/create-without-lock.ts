@@ -5,9 +5,9 @@ import type { ErrorBag } from '../../errors.ts';
 import { serializeEntries } from '../reads/serialize.ts';
 import { uniqueFields, validateEntryInputs, type EntryWriteInput } from '../values/validate.ts';
 import type { EntryResource, EntryRow } from '../types.ts';
-import { contentEventParams } from '../../webhooks/outbox.ts';
+import { contentEventParams } from '../../events/outbox.ts';
 import { createWithEvents } from '../store/version-statement.ts';
-import { createdEvents, eventFactory } from '../../content/entry-events.ts';
+import { createdEvents, eventFactory } from '../../events/entry-events.ts';
 
 /**
  * Create (single, src/entries/operations/entry.ts, and bulk, src/entries/operations/bulk.ts) as one statement instead

@@ -3,8 +3,8 @@ import { authorize, type Ctx } from '../../context.ts';
 import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
-import { emitContentEvent, emitContentEvents } from '../../webhooks/outbox.ts';
-import type { ContentEventName } from '../../webhooks/events.ts';
+import { emitContentEvent, emitContentEvents } from '../../events/outbox.ts';
+import type { ContentEventName } from '../../events/names.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../store/persist.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import { validateEntryInputs, type WriteMode } from '../values/validate.ts';
@@ -14,7 +14,7 @@ import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked,
 import { contentLoaders } from '../reads/loaders.ts';
 import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
 import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
-import { collectionRef, createdEvents, eventFactory } from '../../content/entry-events.ts';
+import { collectionRef, createdEvents, eventFactory } from '../../events/entry-events.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;

@@ -6,7 +6,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import type { EntryRow } from '../types.ts';
-import { contentEventParams } from '../../webhooks/outbox.ts';
+import { contentEventParams } from '../../events/outbox.ts';
 import { passwordNamesSql, withoutKeys, type Snapshot } from '../store/snapshot.ts';
 import { publishIfUnchanged } from '../store/version-statement.ts';
 import type { PublishResult } from './publish-result.ts';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.ts';
 import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import { contentEventParams } from '../../webhooks/outbox.ts';
+import { contentEventParams } from '../../events/outbox.ts';
 import { saveDraftIfUnchanged } from '../store/version-statement.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import { serializeEntry } from '../reads/serialize.ts';

@@ -1,6 +1,6 @@
 import { Prisma } from '../../db/client.ts';
 import { systemCtx, type Services } from '../../context.ts';
-import { emitContentEvents } from '../../webhooks/outbox.ts';
+import { emitContentEvents } from '../../events/outbox.ts';
 
 /** Entries deleted per transaction: bounded so a large backlog never holds locks for long. */
 const PURGE_SLICE = 1000;
@@ -12,7 +12,7 @@ const PURGE_SLICE = 1000;
  * per entry to the outbox, as a force delete would, with source `cms`: nobody's API call made it.
  * Rows another transaction holds (a restore in progress) are skipped until the next run. Returns
  * how many entries were deleted. Run periodically by the webhook deliverer's retention pass
- * (src/webhooks/runtime.ts, wired in src/services.ts).
+ * (src/delivery/runtime.ts, wired in src/services.ts).
  */
 export async function purgeExpiredTrash(services: Services, days: number, slice = PURGE_SLICE): Promise<number> {
   if (days <= 0) return 0;

@@ -3,8 +3,8 @@ import { ENTRY_COLUMNS } from './rows.ts';
 import { passwordNamesSql } from './snapshot.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
-import { OUTBOX_CHANNEL } from '../../webhooks/dispatcher.ts';
-import { contentEventsInsertSql, outboxWritten } from '../../webhooks/outbox.ts';
+import { OUTBOX_CHANNEL } from '../../delivery/dispatcher.ts';
+import { contentEventsInsertSql, outboxWritten } from '../../events/outbox.ts';
 
 /**
  * The one writer of `entry_versions`, and of the outbox rows that ride in an entry's own statement.

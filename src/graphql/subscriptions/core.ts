@@ -5,7 +5,7 @@ import { collectionForRequest } from '../../collections/schema-cache.ts';
 import type { EntryResource } from '../../entries/types.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import { currentView } from '../../live/shape.ts';
-import { CONTENT_EVENTS, type ContentEventName } from '../../webhooks/events.ts';
+import { CONTENT_EVENTS, type ContentEventName } from '../../events/names.ts';
 import { attachLive, lastEventIdOf } from './sse.ts';
 import { liveRenderer, liveSource, shapeKeyOf } from './execute.ts';
 

@@ -4,7 +4,7 @@ import { collectionForRequest } from '../../collections/schema-cache.ts';
 import type { EntryResource, ReadState } from '../../entries/types.ts';
 import { readChangedEntry } from '../../live/entry.ts';
 import type { OutboxChange } from '../../live/stream.ts';
-import type { ContentEventName } from '../../webhooks/events.ts';
+import type { ContentEventName } from '../../events/names.ts';
 import type { TypedBuilder, TypedTypes } from '../typed/builder.ts';
 import type { CollectionLayout } from '../typed/layout.ts';
 import type { CollectionInputs } from '../typed/inputs.ts';

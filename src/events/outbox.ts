@@ -1,7 +1,7 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
-import type { AuthEventName, ContentEventName } from './events.ts';
-import { OUTBOX_CHANNEL } from './dispatcher.ts';
+import type { AuthEventName, ContentEventName } from './names.ts';
+import { OUTBOX_CHANNEL } from './port.ts';
 
 /** What writing an event needs of its caller: end-user auth flows have a project but no token actor. */
 type EventCtx = Pick<Ctx, 'project' | 'source' | 'services'>;
@@ -22,7 +22,7 @@ export interface ContentEventInput {
 
 /**
  * Records a content event in the outbox, inside the caller's transaction: the event exists if and
- * only if the change committed. The dispatcher (src/webhooks) turns outbox rows into deliveries.
+ * only if the change committed. Readers consume it after commit (./port.ts).
  */
 export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInput): Promise<void> {
   await emitContentEvents(tx, ctx, [input]);
@@ -55,7 +55,7 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       RETURNING 1
     )
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`);
-  ctx.services.webhooks?.outboxWritten();
+  tellReaders(ctx);
 }
 
 /**
@@ -101,9 +101,13 @@ export function contentEventsInsertSql(p: { project: string; source: string; row
       RETURNING 1`;
 }
 
-/** Tells this process's dispatcher that a statement outside emitContentEvents wrote outbox rows. */
+/** Tells this process's readers (./port.ts) that a statement outside emitContentEvents wrote outbox rows. */
 export function outboxWritten(ctx: EventCtx): void {
-  ctx.services.webhooks?.outboxWritten();
+  tellReaders(ctx);
+}
+
+function tellReaders(ctx: EventCtx): void {
+  for (const reader of ctx.services.outboxReaders ?? []) reader.outboxWritten();
 }
 
 /**
@@ -124,5 +128,28 @@ export async function emitAuthEvent(tx: Tx, ctx: EventCtx, event: AuthEventName,
  */
 async function announce(tx: Tx, ctx: EventCtx): Promise<void> {
   await tx.$executeRawUnsafe(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
-  ctx.services.webhooks?.outboxWritten();
+  tellReaders(ctx);
 }
+
+/**
+ * The claim of a dispatch pass, as the leading CTEs of a reader's own statement (`WITH ${...}, ...`):
+ * locks up to `limit` undispatched rows in id order (SKIP LOCKED, so dispatchers on several replicas
+ * split the work instead of doubling it), marks them dispatched, and names them `marked` (id,
+ * project_id, event, source, collection_id, payload) for the rest of the statement. The claim commits
+ * with whatever the statement makes of the rows, so a crash between the two cannot lose an event.
+ */
+export const claimUndispatchedSql = (limit: string): string => `batch AS (
+  SELECT id FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+), marked AS (
+  UPDATE outbox_events o SET dispatched_at = now() FROM batch WHERE o.id = batch.id
+  RETURNING o.id, o.project_id, o.event, o.source, o.collection_id, o.payload
+)`;
+
+/**
+ * Retention: deletes one slice (at most `limit` rows) of the events dispatched more than `hours` ago,
+ * whose deliveries hold what they need; answers `n`, the rows deleted. A live resume from before the
+ * cut is refused by its anchor check (src/live/resume.ts), so deleting cannot hide a gap.
+ */
+export const pruneDispatchedSql = (hours: string, limit: string): string => `WITH gone AS (DELETE FROM outbox_events WHERE id IN (
+           SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(hours => ${hours}::int) LIMIT ${limit}) RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`;

@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import { claimUndispatchedSql, pruneDispatchedSql } from '../events/outbox.ts';
 
 /**
  * The SQL of the delivery pipeline. Every statement is a single round trip and atomic on its own
@@ -86,17 +87,12 @@ const CLAIM_RETURNING = `
 const CLAIMABLE = `(d.status = 'pending' OR (d.status = 'sending' AND d.next_attempt_at < now()))`;
 
 /**
- * Outbox → deliveries, one batch: locks undispatched rows (SKIP LOCKED, so dispatchers on several
- * replicas split the work instead of doubling it), marks them dispatched, and inserts one delivery
- * per matching webhook. The unique (outbox_id, webhook_id) makes a replay harmless.
+ * Outbox → deliveries, one batch: claims undispatched rows (the events module's claim, which marks
+ * them dispatched) and inserts one delivery per matching webhook in the same statement. The unique
+ * (outbox_id, webhook_id) makes a replay harmless.
  */
 const DISPATCH_SQL = `
-WITH batch AS (
-  SELECT id FROM outbox_events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-), marked AS (
-  UPDATE outbox_events o SET dispatched_at = now() FROM batch WHERE o.id = batch.id
-  RETURNING o.id, o.project_id, o.event, o.source, o.collection_id, o.payload
-), inserted AS (
+WITH ${claimUndispatchedSql('$1')}, inserted AS (
   INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, body, status, attempts, next_attempt_at, manual)
   SELECT gen_random_uuid(), w.id, m.id, m.event,
          (m.payload - 'content_entry')
@@ -231,12 +227,7 @@ export class DeliveryStore {
          SELECT count(*)::int AS n FROM gone`,
         opts.logRetentionDays,
       ),
-      outbox_events: await run(
-        `WITH gone AS (DELETE FROM outbox_events WHERE id IN (
-           SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(hours => $1::int) LIMIT $2) RETURNING 1)
-         SELECT count(*)::int AS n FROM gone`,
-        opts.outboxRetentionHours,
-      ),
+      outbox_events: await run(pruneDispatchedSql('$1', '$2'), opts.outboxRetentionHours),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import type { OutboxReader } from '../events/port.ts';
 import { OutboxDispatcher } from './dispatcher.ts';
 import { WebhookHttpSender } from './http-sender.ts';
 import { LocalDeliveryRunner } from './local-runner.ts';
@@ -35,13 +36,11 @@ export interface RuntimeDeps {
  * dispatcher + in-process runner without it, plus the retention cleanup. API replicas start it
  * unless WORKER_IN_PROCESS=false; `npm run worker` starts nothing else.
  */
-export interface WebhookRuntime {
+export interface WebhookRuntime extends OutboxReader {
   /** Mutable until `start()` (tests inject a DNS resolver, a queue prefix, short intervals). */
   readonly options: WebhookOptions;
   readonly mode: 'queue' | 'local';
   readonly started: boolean;
-  /** Called by outbox writers inside their transaction. */
-  outboxWritten(): void;
   /** Makes deliveries that are due now reach a deliverer promptly (ping, redeliver, dispatch). */
   enqueue(deliveryIds: string[]): Promise<void>;
   start(): Promise<void>;

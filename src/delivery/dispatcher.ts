@@ -2,9 +2,8 @@ import type { Logger } from '../logger.ts';
 import { listenOn, type PgListener } from '../db/listener.ts';
 import type { DeliveryStore } from './store.ts';
 import { SerialRunner } from '../serial-runner.ts';
+import { OUTBOX_CHANNEL } from '../events/port.ts';
 
-/** Channel the outbox writers notify at commit (src/webhooks/outbox.ts). */
-export const OUTBOX_CHANNEL = 'cms_webhook_outbox';
 const BATCH = 500;
 
 /**
