@@ -3,7 +3,7 @@ import { ENTRY_COLUMNS } from './rows.ts';
 import { passwordNamesSql } from './snapshot.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
-import { OUTBOX_CHANNEL } from '../../delivery/dispatcher.ts';
+import { OUTBOX_CHANNEL } from '../../events/port.ts';
 import { contentEventsInsertSql, outboxWritten } from '../../events/outbox.ts';
 
 /**
