@@ -39,6 +39,7 @@ export interface WorldCollection {
   id: number;
   uuid: string;
   slug: string;
+  name: string;
   /** Top-level and child fields in stored order. */
   fields: Array<{ uuid: string; name: string }>;
 }
@@ -107,7 +108,9 @@ export async function world(opts: WorldOptions = {}): Promise<World> {
   const p = await t.project(opts.project);
   const via = opts.via ?? 'db';
   const c: World['c'] = {};
-  const ids = (project: TestProject) => (project === p ? c : {});
+  // Relations resolve by slug within the collection's own project.
+  const byProject = new Map<number, Record<string, WorldCollection>>([[p.id, c]]);
+  const ids = (project: TestProject) => byProject.get(project.id) ?? byProject.set(project.id, {}).get(project.id)!;
 
   const resolve = (f: WorldField, known: Record<string, WorldCollection>, label: (w: WorldField) => string | undefined): FieldSpec => {
     const rel = f.options?.relation;
@@ -131,14 +134,14 @@ export async function world(opts: WorldOptions = {}): Promise<World> {
       const body = { name: spec.name ?? capitalised(spec.slug), slug: spec.slug, ...(spec.isSingleton ? { is_singleton: true } : {}), fields };
       const res = await t.request({ method: 'POST', url: '/api/collections', headers: project.headers, body });
       if (res.status !== 201) throw new Error(`collection ${spec.slug}: ${res.status} ${res.text}`);
-      made = { id: res.body.id, uuid: res.body.uuid, slug: res.body.slug, fields: res.body.fields };
+      made = { id: res.body.id, uuid: res.body.uuid, slug: res.body.slug, name: res.body.name, fields: res.body.fields };
     } else {
       const fields = spec.fields.map((f) => resolve(f, known, (w) => w.label));
       const row = await createCollection(t.database.prisma, project.id, { slug: spec.slug, name: spec.name, isSingleton: spec.isSingleton, fields });
       const stored = await t.database.prisma.field.findMany({ where: { collectionId: row.id }, orderBy: { order: 'asc' }, select: { uuid: true, name: true } });
-      made = { id: row.id, uuid: row.uuid, slug: row.slug, fields: stored };
+      made = { id: row.id, uuid: row.uuid, slug: row.slug, name: row.name, fields: stored };
     }
-    if (project === p) c[spec.slug] = made;
+    known[spec.slug] = made;
     return made;
   };
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { REDIS_URL, TEST_JWT_KEYS } from '../helpers/pg.ts';
 import { waitFor } from '../helpers/receiver.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { world, posts, collection, field } from '../helpers/world.ts';
 import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
 import { emitContentEvents, type ContentEventInput } from '../../src/webhooks/outbox.ts';
 import type { ContentEventName } from '../../src/webhooks/events.ts';
@@ -74,18 +74,16 @@ export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; op
     },
   });
   Object.assign(t.services.webhooks.options, fastOptions(opts.options));
-  const p = await t.project();
-  const posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
-  const pages = await createCollection(t.database.prisma, p.id, { slug: 'pages', fields: [{ name: 'title', type: 'text' }] });
+  const { p, c } = await world({ app: t, collections: [posts(), collection('pages', [field.text('title')])] });
   const project = await t.database.prisma.project.findUniqueOrThrow({ where: { id: p.id } });
   if (opts.start !== false) await t.services.webhooks.start();
   const ctxFor = (source: EventSource): Ctx => ({ ...systemCtx(t.services, project), source });
-  const collection = { id: posts.id, uuid: posts.uuid, slug: posts.slug };
+  const target = { id: c.posts.id, uuid: c.posts.uuid, slug: c.posts.slug };
   return {
     t,
     p,
-    collection,
-    other: { id: pages.id, uuid: pages.uuid, slug: pages.slug },
+    collection: target,
+    other: { id: c.pages.id, uuid: c.pages.uuid, slug: c.pages.slug },
     async hook(body) {
       const res = await t.request({ method: 'POST', url: '/api/webhooks', headers: p.headers, body });
       if (res.status !== 201) throw new Error(`webhook create failed: ${res.status} ${res.text}`);
@@ -98,7 +96,7 @@ export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; op
           tx,
           ctx,
           events.map((e, i) => ({
-            collection: o.collection ?? collection,
+            collection: o.collection ?? target,
             entryUuid: e.entryUuid ?? crypto.randomUUID(),
             locale: 'en',
             ...(e.event === 'content.deleted' ? {} : { entry: e.entry ?? { uuid: e.entryUuid, fields: { title: `t${i}` } } }),
