@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts, authors, collection, field } from '../helpers/world.ts';
 import { PNG, upload } from '../assets/helpers.ts';
 

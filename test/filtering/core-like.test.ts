@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/client.ts';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';

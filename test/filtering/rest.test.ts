@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts, authors, field } from '../helpers/world.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 import { regularMediaType } from '../../src/graphql/cached-answers.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from 'graphql-sse';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts, authors, collection, field } from '../helpers/world.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import { rateKeyOf } from '../../src/edge/pipeline.ts';

@@ -73,7 +73,8 @@ export const collection = (slug: string, fields: WorldField[], more: Omit<Collec
 export interface WorldOptions {
   /** An app the caller owns, or the options to start one that the world closes. */
   app?: TestApp | Parameters<typeof startTestApp>[0];
-  project?: Partial<CreateProjectInput>;
+  /** A project to make (its input), or one the test already has. */
+  project?: Partial<CreateProjectInput> | TestProject;
   /** How collections are made (see above). */
   via?: 'db' | 'api';
   /** Made in order; a relation may target any collection listed before it (or itself via api). */
@@ -100,12 +101,13 @@ export interface World {
 }
 
 const isApp = (a: WorldOptions['app']): a is TestApp => !!a && 'request' in a;
+const isProject = (p: WorldOptions['project']): p is TestProject => !!p && 'tokenWith' in p;
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/-/g, ' ');
 
 export async function world(opts: WorldOptions = {}): Promise<World> {
   const owned = !isApp(opts.app);
   const t = isApp(opts.app) ? opts.app : await startTestApp(opts.app);
-  const p = await t.project(opts.project);
+  const p = isProject(opts.project) ? opts.project : await t.project(opts.project);
   const via = opts.via ?? 'db';
   const c: World['c'] = {};
   // Relations resolve by slug within the collection's own project.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.ts';
 import type { AppServices } from '../../src/services.ts';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
 

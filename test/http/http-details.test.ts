@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AppServices } from '../../src/services.ts';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 
 let t: TestApp;

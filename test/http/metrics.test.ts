@@ -4,7 +4,7 @@ import { buildServer } from '../../src/http/server.ts';
 import { serveMetrics } from '../../src/http/metrics.ts';
 import { createRateLimiter } from '../../src/edge/rate-limit.ts';
 import type { AppServices } from '../../src/services.ts';
-import { type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 
 let t: TestApp;
