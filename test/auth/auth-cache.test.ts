@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 import { AuthCache } from '../../src/auth/auth-cache.ts';
 import type { AuthRow } from '../../src/auth/credentials.ts';
@@ -55,9 +56,7 @@ describe('authentication cache (PostgreSQL, LISTEN/NOTIFY)', () => {
   let post: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000' } });
-    p = await t.project({ name: 'Auth cache' });
-    await api('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    ({ t, p } = await world({ app: { env: { AUTH_CACHE_MS: '3600000' } }, project: { name: 'Auth cache' }, via: 'api', collections: [posts()] }));
     post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
     // "Another process": its own connection, outside the app's pool.
     sql = new pg.Client({ connectionString: t.databaseUrl });
@@ -209,12 +208,12 @@ describe('authentication cache: read-your-writes without the notification', () =
   let p: TestProject;
   let post: string;
   beforeAll(async () => {
-    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000' } });
-    p = await t.project({ name: 'Own writes' });
+    const w = await world({ app: { env: { AUTH_CACHE_MS: '3600000' } }, project: { name: 'Own writes' }, via: 'api' });
+    ({ t, p } = w);
     // Swap in a cache whose feed never notifies: a fresh read after a write can only come from the
     // process forgetting the project itself.
     t.services.authCache = new AuthCache<AuthRow>(silentFeed(), 3_600_000);
-    await api('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    await w.collection(posts());
     post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
   }, 120_000);
   afterAll(() => t.close());

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { ABILITIES, type Ability } from '../../src/abilities.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { world, posts, field } from '../helpers/world.ts';
 
 /**
  * A project holding one of everything a route can address (collection, field, published entry with a
@@ -17,22 +18,20 @@ export interface MatrixWorld {
 export type Grant = Ability | '*';
 
 export async function createWorld(t: TestApp): Promise<MatrixWorld> {
-  const p = await t.project({ name: 'Matrix', locales: ['en', 'de'], plan: 'pro' });
-  const tokens = { '*': p.headers } as MatrixWorld['tokens'];
-  for (const a of ABILITIES) tokens[a] = await p.tokenWith([a]);
+  const w = await world({
+    app: t,
+    project: { name: 'Matrix', locales: ['en', 'de'], plan: 'pro' },
+    via: 'api',
+    tokens: Object.fromEntries(ABILITIES.map((a) => [a, [a]])),
+  });
+  const p = w.p;
+  const tokens = { '*': p.headers, ...w.tokens } as MatrixWorld['tokens'];
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await t.request({ method, url, headers: p.headers, body });
     expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
     return res.body;
   };
-  const collection = await api('POST', '/api/collections', {
-    name: 'Posts',
-    slug: 'posts',
-    fields: [
-      { type: 'text', label: 'Title', name: 'title' },
-      { type: 'number', label: 'Views', name: 'views' },
-    ],
-  });
+  const collection = await w.collection(posts(field.number('views')));
   const entry = await api('POST', '/api/posts', { data: { title: 'Hello', views: 1 }, state: 'published' });
   const other = await api('POST', '/api/posts', { data: { title: 'Hallo' }, locale: 'de' });
   const webhook = await api('POST', '/api/webhooks', { name: 'Hook', url: 'http://127.0.0.1:9/hook', events: ['content.updated'], sources: ['api'] });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql.ts';
 import { allRoutes } from '../../src/rest/index.ts';
 import { buildOpenApi } from '../../src/rest/openapi.ts';
@@ -24,11 +25,9 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
   beforeAll(async () => {
     // An embedded install whose first start kept the demo headers, as `npm start` does.
     dataDir = await mkdtemp(path.join(tmpdir(), 'cms-browser-'));
-    t = await startTestApp({ embedded: true, config: { DATA_DIR: dataDir } });
-    p = await t.project({ name: 'Browser project' });
-    const api = (url: string, body: unknown) => t.request({ method: 'POST', url, headers: p.headers, body });
-    await api('/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
-    await api('/api/posts', { state: 'published', data: { title: 'Written offline' } });
+    const w = await world({ app: { embedded: true, config: { DATA_DIR: dataDir } }, project: { name: 'Browser project' }, via: 'api', collections: [posts()] });
+    ({ t, p } = w);
+    await w.api('POST', '/api/posts', { state: 'published', data: { title: 'Written offline' } });
     await saveLocalGraphiqlHeaders(dataDir, p.uuid, p.token);
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchOfflineChromium();

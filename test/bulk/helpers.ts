@@ -1,5 +1,5 @@
-import type { TestApp, TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { world, authors, collection, field } from '../helpers/world.ts';
 
 export const BULK_URL = (slug: string) => `/api/bulk/${slug}/entries`;
 
@@ -9,24 +9,27 @@ export const BULK_URL = (slug: string) => `/api/bulk/${slug}/entries`;
  * left in the database.
  */
 export async function bulkProject(t: TestApp, opts: { plan?: 'basic' | 'grow' | 'pro' } = {}) {
-  const p: TestProject = await t.project({ locales: ['en', 'de'], ...(opts.plan ? { plan: opts.plan } : {}) });
-  const db = t.database.prisma;
-  const authors = await createCollection(db, p.id, { slug: 'authors', fields: [{ name: 'name', type: 'text' }] });
-  const posts = await createCollection(db, p.id, {
-    slug: 'posts',
-    fields: [
-      { name: 'title', type: 'text', validations: { required: { status: true } } },
-      { name: 'code', type: 'text', validations: { unique: { status: true } } },
-      { name: 'views', type: 'number' },
-      { name: 'author', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
+  const { p, c } = await world({
+    app: t,
+    project: { locales: ['en', 'de'], ...(opts.plan ? { plan: opts.plan } : {}) },
+    collections: [
+      authors(),
+      collection('posts', [
+        field.required('title'),
+        field.text('code', { validations: { unique: { status: true } } }),
+        field.number('views'),
+        field.relation('author', 'authors'),
+      ]),
+      collection('settings', [field.text('site-name')], { isSingleton: true }),
     ],
   });
-  const settings = await createCollection(db, p.id, { slug: 'settings', isSingleton: true, fields: [{ name: 'site-name', type: 'text' }] });
+  const db = t.database.prisma;
+  const [authorsRow, posts, settings] = [c.authors, c.posts, c.settings];
 
   const req = (method: string, url: string, body?: unknown, headers = p.headers) => t.request({ method, url, headers, body });
   return {
     p,
-    ids: { authors: authors.id, posts: posts.id, settings: settings.id },
+    ids: { authors: authorsRow.id, posts: posts.id, settings: settings.id },
     req,
     create: (slug: string, body: unknown, headers = p.headers) => req('POST', BULK_URL(slug), body, headers),
     update: (slug: string, body: unknown, headers = p.headers) => req('PATCH', BULK_URL(slug), body, headers),

@@ -1,11 +1,11 @@
 import type { TestApp, TestProject } from '../helpers/app.ts';
-import { createCollection, type FieldSpec } from '../helpers/fixtures.ts';
+import { world, type WorldField } from '../helpers/world.ts';
 
 /** A project with collections made straight in the database, and short request helpers for its entries. */
 export async function contentProject(t: TestApp, opts: { locales?: string[] } = {}) {
-  const p: TestProject = await t.project({ locales: opts.locales ?? ['en'] });
-  const collection = (slug: string, fields: FieldSpec[], extra: { isSingleton?: boolean } = {}) =>
-    createCollection(t.database.prisma, p.id, { slug, fields, ...extra });
+  const w = await world({ app: t, project: { locales: opts.locales ?? ['en'] } });
+  const p: TestProject = w.p;
+  const collection = (slug: string, fields: WorldField[], extra: { isSingleton?: boolean } = {}) => w.collection({ slug, fields, ...extra });
   const req = (method: string, url: string, body?: unknown, headers = p.headers) => t.request({ method, url, headers, body });
   return {
     p,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp, TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { world, collection, field } from '../helpers/world.ts';
 
 /**
  * A content model with values that must never leave the server: `vaults` has a `hiddenInAPI` text
@@ -25,29 +25,20 @@ export interface VisibilityWorld {
 
 export async function visibilityWorld(t: TestApp, p: TestProject): Promise<VisibilityWorld> {
   const db = t.database.prisma;
-  const vaults = await createCollection(db, p.id, {
-    slug: 'vaults',
-    fields: [
-      { name: 'title', type: 'text' },
-      { name: 'internal', type: 'text', options: { hiddenInAPI: true } },
-      { name: 'pin', type: 'password' },
-      {
-        name: 'extra',
-        type: 'group',
-        children: [
-          { name: 'note', type: 'text' },
-          { name: 'code', type: 'text', options: { hiddenInAPI: true } },
-        ],
-      },
+  const { c } = await world({
+    app: t,
+    project: p,
+    collections: [
+      collection('vaults', [
+        field.text('title'),
+        field.hidden('internal'),
+        { name: 'pin', type: 'password' },
+        { name: 'extra', type: 'group', children: [field.text('note'), field.hidden('code')] },
+      ]),
+      collection('shelves', [field.text('name'), field.relation('vault', 'vaults')]),
     ],
   });
-  const shelves = await createCollection(db, p.id, {
-    slug: 'shelves',
-    fields: [
-      { name: 'name', type: 'text' },
-      { name: 'vault', type: 'relation', options: { relation: { collection: vaults.id, type: 1 } } },
-    ],
-  });
+  const [vaults, shelves] = [c.vaults, c.shelves];
   const secrets = [SECRET_V1, SECRET_V2, GROUP_SECRET, PIN];
   return {
     vaults: { id: vaults.id, uuid: vaults.uuid },

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { world, posts, collection, field } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 
 /** Polls `check` until it holds or `ms` pass (the change feed's latency, with room for a loaded machine). */
@@ -41,9 +42,7 @@ describe('fine invalidation across two replicas (PostgreSQL, LISTEN/NOTIFY)', ()
     bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 3), authCache: true });
     b = await buildServer(bServices);
     await b.ready();
-    p = await a.project({ name: 'Replicas' });
-    await onA('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
-    await onA('POST', '/api/collections', { name: 'Tags', slug: 'tags', fields: [{ type: 'text', label: 'Label', name: 'label' }] });
+    ({ p } = await world({ app: a, project: { name: 'Replicas' }, via: 'api', collections: [posts(), collection('tags', [field.text('label')])] }));
     post = (await onA('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
     tag = (await onA('POST', '/api/tags', { state: 'published', data: { label: 'news' } })).body.uuid;
   }, 120_000);

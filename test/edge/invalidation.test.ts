@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, authors, collection, field } from '../helpers/world.ts';
 import { PNG, upload } from '../assets/helpers.ts';
 
 /**
@@ -21,24 +22,18 @@ for (const embedded of [false, true]) describe(`fine invalidation of the read ca
   let tag: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ embedded });
-    p = await t.project({ name: 'Invalidation' });
-    const authors = await api('POST', '/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
-    await api('POST', '/api/collections', {
-      name: 'Posts',
-      slug: 'posts',
-      fields: [
-        { type: 'text', label: 'Title', name: 'title' },
-        { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: authors.body.id, type: 1 } } },
+    ({ t, p } = await world({
+      app: { embedded },
+      project: { name: 'Invalidation' },
+      via: 'api',
+      collections: [
+        authors(),
+        posts(field.relation('author', 'authors')),
+        // Published reads of picks show a never-published author's draft in its place (includeDraft).
+        collection('picks', [field.relation('author', 'authors', 1, { includeDraft: true })]),
+        collection('tags', [field.text('label')]),
       ],
-    });
-    // Published reads of picks show a never-published author's draft in its place (includeDraft).
-    await api('POST', '/api/collections', {
-      name: 'Picks',
-      slug: 'picks',
-      fields: [{ type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: authors.body.id, type: 1 }, includeDraft: true } }],
-    });
-    await api('POST', '/api/collections', { name: 'Tags', slug: 'tags', fields: [{ type: 'text', label: 'Label', name: 'label' }] });
+    }));
     ann = (await api('POST', '/api/authors', { state: 'published', data: { name: 'Ann' } })).body.uuid;
     bea = (await api('POST', '/api/authors', { data: { name: 'Bea (draft)' } })).body.uuid;
     post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One', author: ann } })).body.uuid;

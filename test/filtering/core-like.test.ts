@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/db/client.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 
@@ -22,10 +22,9 @@ async function rest(query: string): Promise<{ status: number; body: any; titles:
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  p = await t.project();
-  const posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
-  collectionId = posts.id;
+  const w = await world({ collections: [posts()] });
+  ({ t, p } = w);
+  collectionId = w.c.posts.id;
   for (const [title, state] of [['a', 'published'], ['b', 'draft'], ['c', 'published']] as const) {
     const res = await t.request({ method: 'POST', url: '/api/posts?timestamps=1', headers: p.headers, body: { data: { title }, state } });
     expect(res.status, res.text).toBe(201);

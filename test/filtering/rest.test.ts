@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, authors, field } from '../helpers/world.ts';
 
 /**
  * The filter through GET /api/{collection}: entries written and published with the entries API,
@@ -24,20 +24,12 @@ async function list(query: string): Promise<{ status: number; names: string[]; b
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  p = await t.project();
-  const db = t.database.prisma;
-  const authors = await createCollection(db, p.id, { slug: 'authors', fields: [{ name: 'name', type: 'text' }] });
-  await createCollection(db, p.id, {
-    slug: 'posts',
-    fields: [
-      { name: 'title', type: 'text' },
-      { name: 'views', type: 'number' },
-      { name: 'active', type: 'boolean' },
-      { name: 'tags', type: 'text', options: { repeatable: true } },
-      { name: 'author', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
+  ({ t, p } = await world({
+    collections: [
+      authors(),
+      posts(field.number('views'), field.boolean('active'), field.text('tags', { options: { repeatable: true } }), field.relation('author', 'authors')),
     ],
-  });
+  }));
   await create('authors', 'ann', { name: 'Ann' }, true);
   await create('authors', 'bob', { name: 'Bob' }, true);
   await create('posts', 'hello', { title: 'Hello world', views: 10, active: true, tags: ['x', 'y'], author: uuid.ann }, true);

@@ -2,8 +2,9 @@ import type { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
 import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection, type FieldSpec } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world } from '../helpers/world.ts';
+import type { FieldSpec } from '../helpers/fixtures.ts';
 
 /** Seeded entry: `name` labels it in assertions; draft goes to `data`, published (if any) to `published_data`. */
 export interface SeedEntry {
@@ -35,14 +36,13 @@ export async function filterWorld(
   seed: (ctx: { ids: Record<string, number>; entries: FilterWorld['entries']; assets: FilterWorld['assets'] }) => Array<{ slug: string; entries: SeedEntry[] | (() => SeedEntry[]) }>,
   opts: { embedded?: boolean; assets?: string[] } = {},
 ): Promise<FilterWorld> {
-  const t = await startTestApp({ embedded: opts.embedded });
-  const project = await t.project();
+  const w = await world({ app: { embedded: opts.embedded } });
+  const { t, p: project } = w;
   const db = t.database.prisma;
   const collectionIds: Record<string, number> = {};
   for (const c of collections) {
     const fields = typeof c.fields === 'function' ? c.fields(collectionIds) : c.fields;
-    const row = await createCollection(db, project.id, { slug: c.slug, fields });
-    collectionIds[c.slug] = row.id;
+    collectionIds[c.slug] = (await w.collection({ slug: c.slug, fields })).id;
   }
   const assets: FilterWorld['assets'] = {};
   for (const name of opts.assets ?? []) {

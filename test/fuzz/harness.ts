@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, authors, collection, field } from '../helpers/world.ts';
 
 /**
  * Shared pieces of the HTTP fuzz suite. `npm test` runs a short, fixed-seed pass (repeatable in CI);
@@ -27,27 +28,26 @@ export function expectSane(res: { status: number; text: string }, what: string):
 
 /** The content model every fuzz file writes into: one required field, and one of each kind. */
 export async function fuzzWorld(t: TestApp): Promise<{ p: TestProject; uuids: string[] }> {
-  const p = await t.project({ name: 'Fuzz', locales: ['en', 'de'], plan: 'basic' });
+  const w = await world({ app: t, project: { name: 'Fuzz', locales: ['en', 'de'], plan: 'basic' }, via: 'api' });
+  const p = w.p;
   const post = async (url: string, body: unknown) => {
     const res = await t.request({ method: 'POST', url, headers: p.headers, body });
     expect(res.status, `${url}: ${res.text}`).toBeLessThan(300);
     return res.body;
   };
-  await post('/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
-  await post('/api/collections', {
-    name: 'Posts',
-    slug: 'posts',
-    fields: [
-      { type: 'text', label: 'Title', name: 'title', validations: { required: { status: true } } },
-      { type: 'number', label: 'Views', name: 'views' },
-      { type: 'boolean', label: 'Active', name: 'active' },
-      { type: 'date', label: 'Day', name: 'day' },
-      { type: 'enumeration', label: 'Tags', name: 'tags', options: { enumeration: { list: ['a', 'b', 'c'] }, multiple: true } },
-      { type: 'json', label: 'Meta', name: 'meta' },
-      { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
-      { type: 'group', label: 'Seo', name: 'seo', options: { repeatable: false }, children: [{ type: 'text', label: 'Title', name: 'title' }] },
-    ],
-  });
+  await w.collection(authors());
+  await w.collection(
+    collection('posts', [
+      field.required('title'),
+      field.number('views'),
+      field.boolean('active'),
+      { name: 'day', type: 'date' },
+      { name: 'tags', type: 'enumeration', options: { enumeration: { list: ['a', 'b', 'c'] }, multiple: true } },
+      { name: 'meta', type: 'json' },
+      field.relation('author', 'authors'),
+      { name: 'seo', type: 'group', options: { repeatable: false }, children: [field.text('title')] },
+    ]),
+  );
   const author = await post('/api/authors', { data: { name: 'Ann' }, state: 'published' });
   const uuids: string[] = [];
   for (let i = 0; i < 3; i++) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 import { regularMediaType } from '../../src/graphql/cached-answers.ts';
 
@@ -17,9 +18,7 @@ describe('GraphQL cached-answer fast path', () => {
   let p: TestProject;
   beforeAll(async () => {
     // The authentication cache on, as in production: a hit then sends no statement at all.
-    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000' } });
-    p = await t.project({ name: 'Fast path' });
-    await api('POST', '/api/collections', { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] });
+    ({ t, p } = await world({ app: { env: { AUTH_CACHE_MS: '3600000' } }, project: { name: 'Fast path' }, via: 'api', collections: [posts()] }));
     await api('POST', '/api/posts', { state: 'published', data: { title: 'One' } });
   }, 120_000);
   afterAll(() => t.close());

@@ -8,7 +8,7 @@ import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
 import { announceSchemaRevision } from '../../src/collections/schema-effects.ts';
 import { REDIS_URL, createTestDatabase } from '../helpers/pg.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { world, posts } from '../helpers/world.ts';
 
 const until = async (check: () => boolean, ms = 5000) => {
   const end = Date.now() + ms;
@@ -30,8 +30,7 @@ describe('typed schema cache across two replicas (PostgreSQL + Redis)', () => {
     bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 2) });
     b = await buildServer(bServices);
     await b.ready();
-    p = await a.project({ name: 'Replicas' });
-    await createCollection(a.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
+    ({ p } = await world({ app: a, project: { name: 'Replicas' }, collections: [posts()] }));
   });
   afterAll(async () => {
     await b.close();

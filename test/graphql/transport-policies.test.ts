@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type Client } from 'graphql-sse';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, authors, collection, field } from '../helpers/world.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import { rateKeyOf } from '../../src/edge/pipeline.ts';
 import { answer, transports, type Case, type Headers } from './transports.ts';
@@ -49,29 +49,16 @@ describe('one gate for every GraphQL transport', () => {
   const TRANSPORTS = transports(() => registrar);
 
   beforeAll(async () => {
-    t = await startTestApp({
-      env: { RATE_LIMIT_PER_MINUTE: String(RATE), GRAPHQL_MAX_DEPTH: String(MAX_DEPTH), GRAPHQL_MAX_COMPLEXITY: String(MAX_COMPLEXITY), LIVE_POLL_MS: '200' },
+    const model = [collection('companies', [field.text('name')]), authors(field.relation('company', 'companies')), posts(field.relation('author', 'authors'))];
+    const w = await world({
+      app: { env: { RATE_LIMIT_PER_MINUTE: String(RATE), GRAPHQL_MAX_DEPTH: String(MAX_DEPTH), GRAPHQL_MAX_COMPLEXITY: String(MAX_COMPLEXITY), LIVE_POLL_MS: '200' } },
+      project: { name: 'Open' },
+      collections: model,
     });
-    p = await t.project({ name: 'Open' });
+    ({ t, p } = w);
     enforcing = await t.project({ name: 'Enforcing' });
     const registrarProject = await t.project({ name: 'Registrar' });
-    for (const project of [p, enforcing, registrarProject]) {
-      const companies = await createCollection(t.database.prisma, project.id, { slug: 'companies', fields: [{ name: 'name', type: 'text' }] });
-      const authors = await createCollection(t.database.prisma, project.id, {
-        slug: 'authors',
-        fields: [
-          { name: 'name', type: 'text' },
-          { name: 'company', type: 'relation', options: { relation: { collection: companies.id, type: 1 } } },
-        ],
-      });
-      await createCollection(t.database.prisma, project.id, {
-        slug: 'posts',
-        fields: [
-          { name: 'title', type: 'text' },
-          { name: 'author', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
-        ],
-      });
-    }
+    for (const project of [enforcing, registrarProject]) for (const spec of model) await w.collection(spec, project);
     registrar = registrarProject.headers;
     reader = await p.tokenWith(['read']);
     const put = await t.request({

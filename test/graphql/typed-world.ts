@@ -1,5 +1,5 @@
-import type { TestApp, TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { world, authors, collection, field } from '../helpers/world.ts';
 import { upload, PNG } from '../assets/helpers.ts';
 
 /**
@@ -9,34 +9,29 @@ import { upload, PNG } from '../assets/helpers.ts';
  * request of the project, so its first typed schema already has them.
  */
 export async function typedWorld(t: TestApp, name = 'Typed') {
-  const p: TestProject = await t.project({ name, locales: ['en', 'de'] });
-  const db = t.database.prisma;
-  const companies = await createCollection(db, p.id, { slug: 'companies', fields: [{ name: 'name', type: 'text' }] });
-  const authors = await createCollection(db, p.id, {
-    slug: 'authors',
-    fields: [
-      { name: 'name', type: 'text' },
-      { name: 'company', type: 'relation', options: { relation: { collection: companies.id, type: 1 } } },
-      { name: 'avatar', type: 'media', options: { media: { type: 1 } } },
+  const { p, c } = await world({
+    app: t,
+    project: { name, locales: ['en', 'de'] },
+    collections: [
+      collection('companies', [field.text('name')]),
+      authors(field.relation('company', 'companies'), { name: 'avatar', type: 'media', options: { media: { type: 1 } } }),
+      collection('posts', [
+        field.required('title'),
+        { name: 'body', type: 'richtext', options: { editor: { outputFormat: 'markdown' } } },
+        field.number('views'),
+        { name: 'status', type: 'enumeration', options: { enumeration: { list: ['draft review', 'in-progress', 'done'] } } },
+        field.text('tags', { options: { repeatable: true } }),
+        field.relation('author', 'authors'),
+        { name: 'cover-image', type: 'media', options: { media: { type: 2 } } },
+        { name: 'seo', type: 'group', children: [field.text('meta-title')] },
+        { name: 'when', type: 'date', options: { mode: 'range' } },
+        { name: 'secret', type: 'password' },
+        field.hidden('internal'),
+      ]),
+      collection('homepage', [field.text('headline')], { isSingleton: true }),
     ],
   });
-  const posts = await createCollection(db, p.id, {
-    slug: 'posts',
-    fields: [
-      { name: 'title', type: 'text', validations: { required: { status: true } } },
-      { name: 'body', type: 'richtext', options: { editor: { outputFormat: 'markdown' } } },
-      { name: 'views', type: 'number' },
-      { name: 'status', type: 'enumeration', options: { enumeration: { list: ['draft review', 'in-progress', 'done'] } } },
-      { name: 'tags', type: 'text', options: { repeatable: true } },
-      { name: 'author', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
-      { name: 'cover-image', type: 'media', options: { media: { type: 2 } } },
-      { name: 'seo', type: 'group', children: [{ name: 'meta-title', type: 'text' }] },
-      { name: 'when', type: 'date', options: { mode: 'range' } },
-      { name: 'secret', type: 'password' },
-      { name: 'internal', type: 'text', options: { hiddenInAPI: true } },
-    ],
-  });
-  await createCollection(db, p.id, { slug: 'homepage', isSingleton: true, fields: [{ name: 'headline', type: 'text' }] });
+  const [companies, authorsRow, posts] = [c.companies, c.authors, c.posts];
   const asset = await upload(t, p.headers, { filename: 'cover.png', contentType: 'image/png', content: PNG });
   if (asset.status !== 201) throw new Error(`upload failed: ${asset.status} ${JSON.stringify(asset.body)}`);
 
@@ -51,7 +46,7 @@ export async function typedWorld(t: TestApp, name = 'Typed') {
     return res.body.data;
   };
   const rest = (method: string, url: string, body?: unknown, headers: Record<string, string> = p.headers) => t.request({ method, url, headers, body });
-  return { p, ids: { companies: companies.id, authors: authors.id, posts: posts.id }, assetUuid: asset.body.uuid as string, gql, ok, rest };
+  return { p, ids: { companies: companies.id, authors: authorsRow.id, posts: posts.id }, assetUuid: asset.body.uuid as string, gql, ok, rest };
 }
 
 export type TypedWorld = Awaited<ReturnType<typeof typedWorld>>;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.ts';
 import type { AppServices } from '../../src/services.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
 
 /**
@@ -24,9 +25,12 @@ describe('published REST reads answered before routing', () => {
 
   beforeAll(async () => {
     // As in production: the authentication cache on, rate budgets leased from Redis.
-    t = await startTestApp({ env: { AUTH_CACHE_MS: '3600000', REDIS_URL, CORS_ORIGINS: 'https://app.example.com'} });
-    p = await t.project({ name: 'Early answers' });
-    await t.request({ method: 'POST', url: '/api/collections', headers: p.headers, body: { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] } });
+    ({ t, p } = await world({
+      app: { env: { AUTH_CACHE_MS: '3600000', REDIS_URL, CORS_ORIGINS: 'https://app.example.com' } },
+      project: { name: 'Early answers' },
+      via: 'api',
+      collections: [posts()],
+    }));
     const created = await t.request({ method: 'POST', url: '/api/posts', headers: p.headers, body: { state: 'published', data: { title: 'One' } } });
     uuid = (created.body as { uuid: string }).uuid;
     app = await buildServer({ ...t.services });

@@ -6,16 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AppServices } from '../../src/services.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 
 let t: TestApp;
 let p: TestProject;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '50' } });
-  p = await t.project();
-  await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ type: 'text', name: 'title' }] });
+  ({ t, p } = await world({ app: { env: { RATE_LIMIT_PER_MINUTE: '50' } }, collections: [posts()] }));
 });
 afterAll(() => t.close());
 

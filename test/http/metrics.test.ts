@@ -4,16 +4,14 @@ import { buildServer } from '../../src/http/server.ts';
 import { serveMetrics } from '../../src/http/metrics.ts';
 import { createRateLimiter } from '../../src/edge/rate-limit.ts';
 import type { AppServices } from '../../src/services.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 
 let t: TestApp;
 let p: TestProject;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  p = await t.project();
-  await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ type: 'text', name: 'title' }] });
+  ({ t, p } = await world({ collections: [posts()] }));
 });
 afterAll(() => t.close());
 

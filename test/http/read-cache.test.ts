@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { world, posts, authors, field } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 
 /**
@@ -13,17 +14,7 @@ for (const embedded of [false, true]) describe(`published read cache (${embedded
   let post: string;
   let author: string;
   beforeAll(async () => {
-    t = await startTestApp({ embedded });
-    p = await t.project({ name: 'Cache' });
-    const authors = await api('POST', '/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
-    await api('POST', '/api/collections', {
-      name: 'Posts',
-      slug: 'posts',
-      fields: [
-        { type: 'text', label: 'Title', name: 'title' },
-        { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: authors.body.id, type: 1 } } },
-      ],
-    });
+    ({ t, p } = await world({ app: { embedded }, project: { name: 'Cache' }, via: 'api', collections: [authors(), posts(field.relation('author', 'authors'))] }));
     author = (await api('POST', '/api/authors', { state: 'published', data: { name: 'Ann' } })).body.uuid;
     post = (await api('POST', '/api/posts', { state: 'published', data: { title: 'One', author } })).body.uuid;
   }, 120_000);
@@ -161,9 +152,7 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
   let p: TestProject;
   let post: string;
   beforeAll(async () => {
-    t = await startTestApp();
-    p = await t.project({ name: 'GraphQL cache' });
-    await t.request({ method: 'POST', url: '/api/collections', headers: p.headers, body: { name: 'Posts', slug: 'posts', fields: [{ type: 'text', label: 'Title', name: 'title' }] } });
+    ({ t, p } = await world({ project: { name: 'GraphQL cache' }, via: 'api', collections: [posts()] }));
     post = (await t.request({ method: 'POST', url: '/api/posts', headers: p.headers, body: { state: 'published', data: { title: 'One' } } })).body.uuid;
   }, 120_000);
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, field } from '../helpers/world.ts';
 import { openSse, payloadOf, type SseStream } from './sse-client.ts';
 
 const SUB = `subscription { entryChanged(collection: "posts") { id event uuid locale entry { uuid fields } } }`;
@@ -22,15 +22,7 @@ describe('entryChanged over Server-Sent Events', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LIVE_HEARTBEAT_MS: '200', LIVE_POLL_MS: '200' } });
-    p = await t.project();
-    await createCollection(t.database.prisma, p.id, {
-      slug: 'posts',
-      fields: [
-        { name: 'title', type: 'text' },
-        { name: 'internal', type: 'text', options: { hiddenInAPI: true } },
-      ],
-    });
+    ({ t, p } = await world({ app: { env: { LIVE_HEARTBEAT_MS: '200', LIVE_POLL_MS: '200' } }, collections: [posts(field.hidden('internal'))] }));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, field } from '../helpers/world.ts';
 import { openSse, payloadOf, type SseStream } from './sse-client.ts';
 
 /**
@@ -31,16 +31,10 @@ describe('live fan-out by subscription shape', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LIVE_POLL_MS: '200', LIVE_MAX_QUEUE_BYTES: String(3 * 1_048_576) } });
-    p = await t.project();
-    await createCollection(t.database.prisma, p.id, {
-      slug: 'posts',
-      fields: [
-        { name: 'title', type: 'text' },
-        { name: 'body', type: 'text' },
-        { name: 'note', type: 'text', options: { hiddenInAPI: true } },
-      ],
-    });
+    ({ t, p } = await world({
+      app: { env: { LIVE_POLL_MS: '200', LIVE_MAX_QUEUE_BYTES: String(3 * 1_048_576) } },
+      collections: [posts(field.text('body'), field.hidden('note'))],
+    }));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ExecutionResult } from 'graphql-sse';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts } from '../helpers/world.ts';
 
 /** Collects one subscription's results through a graphql-sse client until `count` arrived or it ends. */
 function collect(client: Client<true>, query: string, count: number, extensions?: Record<string, unknown>): { results: ExecutionResult[]; done: Promise<unknown>; stop: () => void } {
@@ -44,9 +44,7 @@ describe('GraphQL over SSE, single-connection mode (/graphql/stream)', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LIVE_POLL_MS: '200', LIVE_MAX_PER_TOKEN: '2' } });
-    p = await t.project();
-    await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
+    ({ t, p } = await world({ app: { env: { LIVE_POLL_MS: '200', LIVE_MAX_PER_TOKEN: '2' } }, collections: [posts()] }));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

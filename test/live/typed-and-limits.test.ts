@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world, posts, field } from '../helpers/world.ts';
 import { openPostgres } from '../../src/db/client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -42,15 +42,10 @@ describe('typed <type>Changed subscriptions, replicas and limits', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LIVE_POLL_MS: '200', LIVE_MAX_PER_TOKEN: '3', LIVE_MAX_SUBSCRIPTIONS: '5' } });
-    p = await t.project();
-    await createCollection(t.database.prisma, p.id, {
-      slug: 'posts',
-      fields: [
-        { name: 'title', type: 'text' },
-        { name: 'internal', type: 'text', options: { hiddenInAPI: true } },
-      ],
-    });
+    ({ t, p } = await world({
+      app: { env: { LIVE_POLL_MS: '200', LIVE_MAX_PER_TOKEN: '3', LIVE_MAX_SUBSCRIPTIONS: '5' } },
+      collections: [posts(field.hidden('internal'))],
+    }));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

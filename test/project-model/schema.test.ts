@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { world, posts, collection, field } from '../helpers/world.ts';
 
 /**
  * The schema document over REST: snapshot a project built through the API, apply it to an empty
@@ -17,28 +18,26 @@ let source: TestProject;
 beforeAll(async () => {
   const env = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   [t, other] = await Promise.all([startTestApp({ env }), startTestApp({ env })]);
-  source = await t.project({ name: 'Source', locales: ['en', 'fr'] });
   const api = async (method: string, url: string, body?: unknown) => {
     const r = await t.request({ method, url, headers: source.headers, body });
     expect(r.status, `${method} ${url}: ${r.text}`).toBeLessThan(300);
     return r.body;
   };
-  await api('POST', '/api/collections', {
-    name: 'Authors',
-    slug: 'authors',
-    fields: [{ type: 'text', label: 'Name', name: 'name', validations: { required: { status: true, message: 'Needed.' } } }],
-  });
-  const posts = await api('POST', '/api/collections', {
-    name: 'Posts',
-    slug: 'posts',
-    fields: [
-      { type: 'text', label: 'Title', name: 'title' },
-      { type: 'slug', label: 'Slug', name: 'slug', options: { slug: { field: 'title', readonly: false } } },
-      { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
-      { type: 'group', label: 'SEO', name: 'seo', options: { repeatable: false }, children: [{ type: 'text', label: 'Meta title', name: 'meta-title' }] },
+  const w = await world({
+    app: t,
+    project: { name: 'Source', locales: ['en', 'fr'] },
+    via: 'api',
+    collections: [
+      collection('authors', [field.text('name', { validations: { required: { status: true, message: 'Needed.' } } })]),
+      posts(
+        { name: 'slug', type: 'slug', options: { slug: { field: 'title', readonly: false } } },
+        field.relation('author', 'authors'),
+        { name: 'seo', type: 'group', label: 'SEO', options: { repeatable: false }, children: [field.text('meta-title')] },
+      ),
     ],
   });
-  await api('POST', '/api/webhooks', { name: 'Hook', url: 'http://127.0.0.1:9/hook', events: ['content.published'], sources: ['api'], secret: 'top-secret-value', collection_ids: [posts.id] });
+  source = w.p;
+  await api('POST', '/api/webhooks', { name: 'Hook', url: 'http://127.0.0.1:9/hook', events: ['content.published'], sources: ['api'], secret: 'top-secret-value', collection_ids: [w.c.posts.id] });
   await api('PUT', '/api/project/trusted-documents', { documents: [DOC] });
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.ts';
 import type { Database } from '../../src/db/client.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { world, posts, authors, field } from '../helpers/world.ts';
 import { PNG, upload } from '../assets/helpers.ts';
 
 async function cli(argv: string[], env: Record<string, string>) {
@@ -56,7 +57,8 @@ describe('cms export / cms import', () => {
     [a, b] = await Promise.all([startTestApp({ env: { DATA_DIR: dataA, ...hooks } }), startTestApp({ env: { DATA_DIR: dataB, ...hooks } })]);
     envA = { DATABASE_URL: a.databaseUrl!, DATA_DIR: dataA, ...hooks };
     envB = { DATABASE_URL: b.databaseUrl!, DATA_DIR: dataB, ...hooks };
-    source = await a.project({ name: 'Source', locales: ['en', 'de'] });
+    const w = await world({ app: a, project: { name: 'Source', locales: ['en', 'de'] }, via: 'api' });
+    source = w.p;
     for (const [filename, contentType, content] of [['pixel.png', 'image/png', PNG], ['notes.txt', 'text/plain', Buffer.from('hello from the source')]] as const) {
       const r = await upload(a, source.headers, { filename, contentType, content });
       expect(r.status).toBe(201);
@@ -67,15 +69,8 @@ describe('cms export / cms import', () => {
       expect(r.status, `${method} ${url}: ${r.text}`).toBeLessThan(300);
       return r.body;
     };
-    await api('POST', '/api/collections', { name: 'Authors', slug: 'authors', fields: [{ type: 'text', label: 'Name', name: 'name' }] });
-    await api('POST', '/api/collections', {
-      name: 'Posts',
-      slug: 'posts',
-      fields: [
-        { type: 'text', label: 'Title', name: 'title' },
-        { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
-      ],
-    });
+    await w.collection(authors());
+    await w.collection(posts(field.relation('author', 'authors')));
     const ada = await api('POST', '/api/authors', { data: { name: 'Ada' }, state: 'published' });
     // More entries than one export page (500) and several import batches (200); the first one leads a
     // translation group that an entry written much later joins.

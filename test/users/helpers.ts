@@ -1,4 +1,5 @@
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { TestApp, TestProject } from '../helpers/app.ts';
+import { world } from '../helpers/world.ts';
 
 export interface EndUserWorld {
   t: TestApp;
@@ -9,8 +10,7 @@ export interface EndUserWorld {
 }
 
 export async function endUserWorld(env: Record<string, string> = {}, opts: { embedded?: boolean } = {}): Promise<EndUserWorld> {
-  const t = await startTestApp({ env, embedded: opts.embedded });
-  const p = await t.project();
+  const { t, p } = await world({ app: { env, embedded: opts.embedded } });
   const auth: EndUserWorld['auth'] = (method, path, opts = {}) =>
     t.request({
       method,

@@ -1,5 +1,5 @@
 import type { TestApp, TestProject } from '../helpers/app.ts';
-import { createCollection, type FieldSpec } from '../helpers/fixtures.ts';
+import { world, posts, authors, field } from '../helpers/world.ts';
 
 export interface Setup {
   slug: string;
@@ -8,21 +8,23 @@ export interface Setup {
 
 /** The content model the version tests share: scalars, a relation, media, a group with a relation, a password. */
 export async function setupCollections(t: TestApp, p: TestProject): Promise<{ posts: Setup; authors: Setup }> {
-  const authors = await createCollection(t.database.prisma, p.id, { slug: 'authors', fields: [{ name: 'name', type: 'text' }] });
-  const fields: FieldSpec[] = [
-    { name: 'title', type: 'text' },
-    { name: 'views', type: 'number' },
-    { name: 'author', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
-    { name: 'related', type: 'relation', options: { relation: { collection: authors.id, type: 2 } } },
-    { name: 'cover', type: 'media', options: { media: { type: 1 } } },
-    { name: 'blocks', type: 'group', options: { repeatable: true }, children: [
-      { name: 'caption', type: 'text' },
-      { name: 'who', type: 'relation', options: { relation: { collection: authors.id, type: 1 } } },
-    ] },
-    { name: 'secret', type: 'password' },
-  ];
-  const posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', fields });
-  return { posts: { slug: 'posts', collectionId: posts.id }, authors: { slug: 'authors', collectionId: authors.id } };
+  const { c } = await world({
+    app: t,
+    project: p,
+    collections: [
+      authors(),
+      posts(
+        field.number('views'),
+        field.relation('author', 'authors'),
+        field.relation('related', 'authors', 2),
+        { name: 'cover', type: 'media', options: { media: { type: 1 } } },
+        { name: 'blocks', type: 'group', options: { repeatable: true }, children: [field.text('caption'), field.relation('who', 'authors')] },
+        { name: 'secret', type: 'password' },
+      ),
+    ],
+  });
+  const [postsId, authorsId] = [c.posts.id, c.authors.id];
+  return { posts: { slug: 'posts', collectionId: postsId }, authors: { slug: 'authors', collectionId: authorsId } };
 }
 
 /** Creates a draft entry through the public API (POST /api/{collection}). */

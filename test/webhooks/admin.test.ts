@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { world, collection } from '../helpers/world.ts';
 import { EVENT_NAMES } from '../../src/events/names.ts';
 
 const URL_OK = 'http://127.0.0.1:9/hook';
@@ -22,12 +22,12 @@ describe('webhook administration (REST)', () => {
   });
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
-    p = await t.project();
+    const w = await world({ app: { env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } } });
+    ({ t, p } = w);
     other = await t.project({ name: 'Other' });
-    posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', name: 'Posts', fields: [] });
-    pages = await createCollection(t.database.prisma, p.id, { slug: 'pages', name: 'Pages', fields: [] });
-    foreign = await createCollection(t.database.prisma, other.id, { slug: 'posts', fields: [] });
+    posts = await w.collection(collection('posts', [], { name: 'Posts' }));
+    pages = await w.collection(collection('pages', [], { name: 'Pages' }));
+    foreign = await w.collection(collection('posts', []), other);
   });
   afterAll(() => t.close());
 

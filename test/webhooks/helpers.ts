@@ -1,83 +1,16 @@
-import http from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { REDIS_URL, TEST_JWT_KEYS } from '../helpers/pg.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { waitFor } from '../helpers/receiver.ts';
+import { world, posts, collection, field } from '../helpers/world.ts';
 import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
 import { emitContentEvents, type ContentEventInput } from '../../src/events/outbox.ts';
 import type { ContentEventName } from '../../src/events/names.ts';
 import type { WebhookOptions } from '../../src/delivery/options.ts';
 
-export interface Received {
-  /** Path and query the request was sent to. */
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-  json: Record<string, any>;
-  at: number;
-}
-
-export type Responder = (r: Received) => { status: number; body?: string; delayMs?: number } | Promise<{ status: number; body?: string; delayMs?: number }>;
-
-/** A webhook receiver on 127.0.0.1 that keeps every request's raw body. */
-export async function startReceiver(responder: Responder = () => ({ status: 200, body: 'ok' })) {
-  const received: Received[] = [];
-  let respond = responder;
-  const waiters = new Set<() => void>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let json: Record<string, any> = {};
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        /* kept raw */
-      }
-      const r: Received = { path: req.url ?? '', headers: req.headers, raw, json, at: Date.now() };
-      received.push(r);
-      for (const w of waiters) w();
-      const answer = await respond(r);
-      if (answer.delayMs) await new Promise((ok) => setTimeout(ok, answer.delayMs));
-      if (res.destroyed) return;
-      res.writeHead(answer.status, { 'content-type': 'text/plain' });
-      res.end(answer.body ?? '');
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    setResponder(r: Responder) {
-      respond = r;
-    },
-    /** Resolves once `pred` holds over the received requests. */
-    async until(pred: (rs: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
-      await waitFor(() => pred(received), timeoutMs, () => `receiver got ${received.length} requests`);
-      return received;
-    },
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
-  };
-}
-export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-export async function waitFor(pred: () => boolean | Promise<boolean>, timeoutMs = 20_000, describe?: () => string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await pred()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting${describe ? `: ${describe()}` : ''}`);
-    await new Promise((ok) => setTimeout(ok, 50));
-  }
-}
+export { startReceiver, waitFor, type Received, type Receiver, type Responder } from '../helpers/receiver.ts';
 
 export const uniquePrefix = () => `twh${process.pid}${Math.random().toString(36).slice(2, 8)}`;
 
@@ -141,18 +74,16 @@ export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; op
     },
   });
   Object.assign(t.services.webhooks.options, fastOptions(opts.options));
-  const p = await t.project();
-  const posts = await createCollection(t.database.prisma, p.id, { slug: 'posts', fields: [{ name: 'title', type: 'text' }] });
-  const pages = await createCollection(t.database.prisma, p.id, { slug: 'pages', fields: [{ name: 'title', type: 'text' }] });
+  const { p, c } = await world({ app: t, collections: [posts(), collection('pages', [field.text('title')])] });
   const project = await t.database.prisma.project.findUniqueOrThrow({ where: { id: p.id } });
   if (opts.start !== false) await t.services.webhooks.start();
   const ctxFor = (source: EventSource): Ctx => ({ ...systemCtx(t.services, project), source });
-  const collection = { id: posts.id, uuid: posts.uuid, slug: posts.slug };
+  const target = { id: c.posts.id, uuid: c.posts.uuid, slug: c.posts.slug };
   return {
     t,
     p,
-    collection,
-    other: { id: pages.id, uuid: pages.uuid, slug: pages.slug },
+    collection: target,
+    other: { id: c.pages.id, uuid: c.pages.uuid, slug: c.pages.slug },
     async hook(body) {
       const res = await t.request({ method: 'POST', url: '/api/webhooks', headers: p.headers, body });
       if (res.status !== 201) throw new Error(`webhook create failed: ${res.status} ${res.text}`);
@@ -165,7 +96,7 @@ export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; op
           tx,
           ctx,
           events.map((e, i) => ({
-            collection: o.collection ?? collection,
+            collection: o.collection ?? target,
             entryUuid: e.entryUuid ?? crypto.randomUUID(),
             locale: 'en',
             ...(e.event === 'content.deleted' ? {} : { entry: e.entry ?? { uuid: e.entryUuid, fields: { title: `t${i}` } } }),
