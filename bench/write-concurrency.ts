@@ -31,7 +31,7 @@ import { warmupSec } from './lib/load.ts';
 import { createContentModel, seedPosts, type Api } from './lib/seed.ts';
 import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, type Row, type Target } from './lib/report.ts';
-import { closedLoop, dropCeilingTable, prepareCeilingTable, updateCeiling, type ClosedLoopResult } from './lib/write-ceiling.ts';
+import { closedLoop, dropCeilingTable, lockSampler, prepareCeilingTable, updateCeiling, type ClosedLoopResult } from './lib/write-ceiling.ts';
 import { int } from './lib/stats.ts';
 
 const plural = (c: number) => `${c} client${c === 1 ? '' : 's'}`;
@@ -40,6 +40,7 @@ export const writeRowNames = {
   publish: (c: number) => `publish distinct entries of one project, ${plural(c)}`,
   ceiling: (c: number) => `ceiling: pg UPDATE; COMMIT on distinct rows, ${plural(c)}`,
   notify: (c: number) => `ceiling: pg UPDATE + NOTIFY; COMMIT on distinct rows, ${plural(c)}`,
+  entries: (c: number) => `pg UPDATE entries (content triggers fire); COMMIT, ${plural(c)}`,
 };
 
 export const writeClients = (): number[] =>
@@ -52,7 +53,7 @@ export const writeClients = (): number[] =>
 /** The rows printed with the default clients, in order (bench/main.ts lists every row). */
 export const WRITE_CONCURRENCY_ROWS = (() => {
   const clients = writeClients();
-  return [...clients.map(writeRowNames.publish), ...clients.map(writeRowNames.ceiling), writeRowNames.notify(clients[clients.length - 1])];
+  return [...clients.map(writeRowNames.publish), ...clients.map(writeRowNames.entries), ...clients.map(writeRowNames.ceiling), writeRowNames.notify(clients[clients.length - 1])];
 })();
 
 export interface WriteConcurrencyOptions {
@@ -76,40 +77,19 @@ interface Step {
   waits: string;
 }
 
-/** Samples pg_stat_activity every 100 ms: how many of the database's backends wait on a lock. */
-async function lockSampler(databaseUrl: string): Promise<{ stop(): Promise<{ mean: number; waits: string }> }> {
+type Write = (uuid: string, title: string) => Promise<void>;
+
+/** The entries' row ids of `uuids`, in the same order. */
+async function postIds(databaseUrl: string, uuids: string[]): Promise<number[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  let samples = 0;
-  let waiting = 0;
-  const events = new Map<string, number>();
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const { rows } = await client.query<{ wait_event: string; n: number }>(
-        `SELECT wait_event, count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' GROUP BY wait_event`,
-      );
-      samples++;
-      for (const r of rows) {
-        waiting += r.n;
-        events.set(r.wait_event, (events.get(r.wait_event) ?? 0) + r.n);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop.catch(() => {});
-      await client.end();
-      const waits = [...events].map(([e, n]) => `${e} ${(n / Math.max(samples, 1)).toFixed(2)}`).join(', ');
-      return { mean: waiting / Math.max(samples, 1), waits: waits || 'none' };
-    },
-  };
+  try {
+    const { rows } = await client.query<{ id: number }>('SELECT e.id FROM unnest($1::uuid[]) WITH ORDINALITY u(uuid, n) JOIN entries e ON e.uuid = u.uuid ORDER BY u.n', [uuids]);
+    return rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
 }
-
-type Write = (uuid: string, title: string) => Promise<void>;
 
 function writer(base: string, headers: Record<string, string>): Write {
   const h = { ...headers, 'content-type': 'application/json', accept: 'application/json' };
@@ -181,19 +161,27 @@ export async function runWriteConcurrency(o: WriteConcurrencyOptions): Promise<{
   }
 
   // The ceilings right after, with the server stopped so that it takes no CPU from them.
-  const ceilingRows = Math.max(o.posts.length, 25 * clients[clients.length - 1]);
+  const max = clients[clients.length - 1];
+  const ceilingRows = Math.max(o.posts.length, 25 * max);
+  const tableIds = Array.from({ length: ceilingRows }, (_, i) => i + 1);
+  const entryIds = await postIds(o.databaseUrl, o.posts);
   await prepareCeilingTable(o.databaseUrl, ceilingRows);
   const ceilings = new Map<number, ClosedLoopResult>();
+  const entries = new Map<number, ClosedLoopResult>();
+  const entryWaits = new Map<number, { mean: number; waits: string }>();
   let notify: ClosedLoopResult;
   try {
-    for (const c of clients) ceilings.set(c, await updateCeiling(o.databaseUrl, { clients: c, rows: ceilingRows, durationSec: o.durationSec }));
-    notify = await updateCeiling(o.databaseUrl, { clients: clients[clients.length - 1], rows: ceilingRows, durationSec: o.durationSec, notify: true });
+    for (const c of clients) ceilings.set(c, await updateCeiling(o.databaseUrl, { clients: c, ids: tableIds, durationSec: o.durationSec, statement: 'plain' }));
+    notify = await updateCeiling(o.databaseUrl, { clients: max, ids: tableIds, durationSec: o.durationSec, statement: 'notify' });
+    for (const c of clients) {
+      const locks = await lockSampler(o.databaseUrl);
+      entries.set(c, await updateCeiling(o.databaseUrl, { clients: c, ids: entryIds, durationSec: o.durationSec, statement: 'entries' }));
+      entryWaits.set(c, await locks.stop());
+    }
   } finally {
     await dropCeilingTable(o.databaseUrl);
   }
 
-  // What the machine's cores allow at that CPU cost per write, whatever waits: on a small host the
-  // figure that tells a lock-bound run from a CPU-bound one.
   const cpuBound = (s: Step) => (s.dbUs === null ? '' : `; ${cpus().length} cores allow ${int((cpus().length * 1e6) / (s.serverUs + s.dbUs))} writes/s at this CPU cost`);
   const cpu = (s: Step) => `server CPU ${int(s.serverUs)} µs/write${s.dbUs === null ? '' : `, PostgreSQL ${int(s.dbUs)} µs/write`}${cpuBound(s)}`;
   const request = process.env.BENCH_WRITE_REQUEST === 'publish' ? 'POST /api/posts/{uuid}/publish' : 'PATCH /api/bulk/posts/entries, 1 item, state published';
@@ -204,8 +192,17 @@ export async function runWriteConcurrency(o: WriteConcurrencyOptions): Promise<{
         note: `${request}; ${cpu(s)}; backends waiting on a lock: ${s.lockWaiters.toFixed(2)} (${s.waits})`,
       }),
     ),
+    ...clients.map((c) =>
+      rowOf(writeRowNames.entries(c), entries.get(c)!, 'commits/s', {
+        ceiling: `${(entries.get(c)!.rate / ceilings.get(c)!.rate).toFixed(3)} × pg UPDATE; COMMIT`,
+        note: `draft save of distinct posts in plain SQL, autocommit: the deferred generation triggers and their NOTIFYs, without the server; backends waiting on a lock: ${entryWaits.get(c)!.mean.toFixed(2)} (${entryWaits.get(c)!.waits})`,
+      }),
+    ),
     ...clients.map((c) => rowOf(writeRowNames.ceiling(c), ceilings.get(c)!, 'commits/s', { note: `autocommit UPDATE of one row of a trigger-free table, ${int(ceilingRows)} rows` })),
-    rowOf(writeRowNames.notify(clients[clients.length - 1]), notify, 'commits/s', { note: 'as above plus pg_notify in the same statement: what NOTIFY in every write commit allows' }),
+    rowOf(writeRowNames.notify(max), notify, 'commits/s', {
+      ceiling: `${(notify.rate / ceilings.get(max)!.rate).toFixed(3)} × pg UPDATE; COMMIT`,
+      note: 'as above plus pg_notify in the same statement: what NOTIFY in every write commit allows',
+    }),
   ];
   const lo = steps[0];
   const hi = steps[steps.length - 1];

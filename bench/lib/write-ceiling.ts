@@ -5,9 +5,11 @@
  * own, with no trigger, so the figure is what this PostgreSQL (its WAL flush and group commit on this
  * disk) allows, not what the content tables' triggers allow.
  *
- * `notify` adds a `pg_notify` to every transaction: PostgreSQL serialises the commits of all
- * transactions that notified (they take one lock before their commit record and keep it until the
- * commit is flushed), so this variant bounds any design that announces every write by NOTIFY.
+ * Two more statements explain the gap between that ceiling and the publishes, without the server:
+ * `notify` adds a `pg_notify` to every transaction (PostgreSQL serialises the commits of all
+ * transactions that notified: they take one lock before their commit record and keep it until the
+ * commit is flushed, so this bounds any design that announces every write by NOTIFY); `entries`
+ * saves drafts of distinct content entries in plain SQL (what the content tables' own triggers allow).
  */
 import pg from 'pg';
 import { percentiles, type Percentiles } from './stats.ts';
@@ -47,7 +49,7 @@ export async function closedLoop(clients: number, durationSec: number, op: (clie
   return { rate: latencies.length / elapsed, done: latencies.length, errors, ...percentiles(latencies) };
 }
 
-/** Creates the ceiling's table with `rows` rows shaped like a post (a title and a JSONB body). */
+/** Creates the ceiling's table with rows 1…`rows` shaped like a post (a title and a JSONB body). */
 export async function prepareCeilingTable(databaseUrl: string, rows: number): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -74,11 +76,21 @@ export async function dropCeilingTable(databaseUrl: string): Promise<void> {
   }
 }
 
+/** The statements the ceilings run: `$1` a row id, `$2` a new title. */
+export const CEILING_STATEMENTS = {
+  plain: `UPDATE ${TABLE} SET title = $2, data = jsonb_set(data, '{title}', to_jsonb($2::text)), updated_at = now() WHERE id = $1`,
+  notify: `WITH u AS (UPDATE ${TABLE} SET title = $2, data = jsonb_set(data, '{title}', to_jsonb($2::text)), updated_at = now() WHERE id = $1 RETURNING id)
+           SELECT pg_notify('bench_write_ceiling', id::text) FROM u`,
+  // A draft save of a content entry in plain SQL: what the content tables' own triggers (generation
+  // counters, their change notifications) allow, without the server's work.
+  entries: `UPDATE entries SET data = jsonb_set(data, '{title}', to_jsonb($2::text)), is_draft_dirty = true, updated_at = now() WHERE id = $1`,
+} as const;
+
 /**
- * `clients` connections updating distinct rows of a table of `rows` rows (client k takes ids ≡ k
- * modulo `clients`), after one warm-up statement per connection.
+ * `clients` connections each running `statement` on its own rows of `ids` (client k takes the ids at
+ * positions ≡ k modulo `clients`), in autocommit, after one warm-up statement per connection.
  */
-export async function updateCeiling(databaseUrl: string, o: { clients: number; rows: number; durationSec: number; notify?: boolean }): Promise<ClosedLoopResult> {
+export async function updateCeiling(databaseUrl: string, o: { clients: number; ids: number[]; durationSec: number; statement: keyof typeof CEILING_STATEMENTS }): Promise<ClosedLoopResult> {
   const conns = await Promise.all(
     Array.from({ length: o.clients }, async () => {
       const c = new pg.Client({ connectionString: databaseUrl });
@@ -86,13 +98,10 @@ export async function updateCeiling(databaseUrl: string, o: { clients: number; r
       return c;
     }),
   );
-  const text = o.notify
-    ? `WITH u AS (UPDATE ${TABLE} SET title = $2, data = jsonb_set(data, '{title}', to_jsonb($2::text)), updated_at = now() WHERE id = $1 RETURNING id)
-       SELECT pg_notify('bench_write_ceiling', id::text) FROM u`
-    : `UPDATE ${TABLE} SET title = $2, data = jsonb_set(data, '{title}', to_jsonb($2::text)), updated_at = now() WHERE id = $1`;
-  const name = o.notify ? 'ceiling_update_notify' : 'ceiling_update';
-  const perClient = Math.max(1, Math.floor(o.rows / o.clients));
-  const id = (client: number, n: number) => 1 + client + o.clients * (n % perClient);
+  const text = CEILING_STATEMENTS[o.statement];
+  const name = `ceiling_${o.statement}`;
+  const perClient = Math.max(1, Math.floor(o.ids.length / o.clients));
+  const id = (client: number, n: number) => o.ids[client + o.clients * (n % perClient)];
   try {
     await Promise.all(conns.map((c, k) => c.query({ name, text, values: [id(k, 0), 'warm'] })));
     return await closedLoop(o.clients, o.durationSec, async (client, n) => {
@@ -101,4 +110,40 @@ export async function updateCeiling(databaseUrl: string, o: { clients: number; r
   } finally {
     await Promise.all(conns.map((c) => c.end().catch(() => {})));
   }
+}
+
+/** Samples pg_stat_activity every 100 ms: how many of the database's backends wait on a lock. */
+export async function lockSampler(databaseUrl: string): Promise<{ stop(): Promise<{ mean: number; waits: string }> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let samples = 0;
+  let waiting = 0;
+  const events = new Map<string, number>();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ wait_event: string; n: number }>(
+        `SELECT wait_event, count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' GROUP BY wait_event`,
+      );
+      samples++;
+      for (const r of rows) {
+        waiting += r.n;
+        events.set(r.wait_event, (events.get(r.wait_event) ?? 0) + r.n);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  let stopped: Promise<{ mean: number; waits: string }> | undefined;
+  // Idempotent: callers stop it once on success and again (harmlessly) in their cleanup.
+  return {
+    stop: () =>
+      (stopped ??= (async () => {
+        running = false;
+        await loop.catch(() => {});
+        await client.end();
+        const waits = [...events].map(([e, n]) => `${e} ${(n / Math.max(samples, 1)).toFixed(2)}`).join(', ');
+        return { mean: waiting / Math.max(samples, 1), waits: waits || 'none' };
+      })()),
+  };
 }
