@@ -13,7 +13,9 @@
  *
  * Each row's note gives what explains the figure: the server's and PostgreSQL's CPU per write, and the
  * mean number of this database's backends waiting on a lock (sampled from pg_stat_activity), which is
- * where writers queueing behind one row show.
+ * where writers queueing behind one row show. Two more rows separate the database's share: draft saves
+ * of the same entries in plain SQL (the content triggers without the server), and the plain ceiling
+ * with a NOTIFY in every commit.
  *
  * Alone: `npx tsx bench/write-concurrency.ts` (its own database, unless DATABASE_URL; BENCH_POSTS,
  * default 400). Knobs (also under `npm run bench`): BENCH_WRITE_DURATION (s per step, default 8),
