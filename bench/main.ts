@@ -6,7 +6,8 @@
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
  * BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
- * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone).
+ * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
+ * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,7 @@ import { MIXED_ROWS, runMixed } from './lib/mixed.ts';
 import { IMAGE_ROWS, runImageBench } from './images.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { COLD_START_ROWS, runColdStart } from './cold-start.ts';
+import { WRITE_CONCURRENCY_ROWS, runWriteConcurrency } from './write-concurrency.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -42,6 +44,7 @@ const K = {
   webhookEvents: num('BENCH_WEBHOOK_EVENTS', 5000, 100),
   schemaBuilds: num('BENCH_SCHEMA_BUILDS', 7, 1),
   coldStarts: num('BENCH_COLD_STARTS', 3, 1),
+  writeDurationSec: num('BENCH_WRITE_DURATION', 8, 1),
 };
 
 /** The five `where` cases of the filtering issue (names from bench/where.ts). */
@@ -76,6 +79,7 @@ export const SCENARIO_ROWS = [
   MIXED_ROWS.readOnly,
   MIXED_ROWS.writesOnly,
   MIXED_ROWS.mixed,
+  ...WRITE_CONCURRENCY_ROWS,
   IMAGE_ROWS.idle,
   IMAGE_ROWS.rendering,
   ...WHERE_CASES.map((c) => `where ${c}`),
@@ -245,6 +249,9 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const mixed = await runMixed({ ...common, perCollection: QUICK ? 20 : 100 });
     rows.push(...mixed.rows);
     targets.push(...mixed.targets);
+    const writes = await runWriteConcurrency({ ...common, durationSec: K.writeDurationSec, log: QUICK ? undefined : log });
+    rows.push(...writes.rows);
+    targets.push(...writes.targets);
     const images = await runImageBench({ ...common, renderClients: 4, images: QUICK ? 1 : 6, small: QUICK, log: QUICK ? undefined : log });
     rows.push(...images.rows);
     targets.push(...images.targets);
