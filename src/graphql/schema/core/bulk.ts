@@ -1,5 +1,5 @@
 import { builder, type GraphQLContext } from '../shared/builder.ts';
-import { EntryType } from './entry/entries.ts';
+import { EntryType } from './entry/types.ts';
 import type { Ctx } from '../../../context.ts';
 import { drawBudget } from '../../../edge/pipeline.ts';
 import {

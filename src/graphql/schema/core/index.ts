@@ -2,7 +2,7 @@ import { builder } from '../shared/builder.ts';
 import '../shared/page-info.ts';
 import './project.ts';
 import './collection.ts';
-import './entry/entries.ts';
+import './entry/index.ts';
 import './version.ts';
 import './asset.ts';
 import './bulk.ts';

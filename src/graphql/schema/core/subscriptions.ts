@@ -1,5 +1,5 @@
 import { builder } from '../shared/builder.ts';
-import { EntryType } from './entry/entries.ts';
+import { EntryType } from './entry/types.ts';
 import { authorize } from '../../../context.ts';
 import { collectionForRequest } from '../../../collections/schema-cache.ts';
 import type { EntryResource } from '../../../content/types.ts';

@@ -1,5 +1,5 @@
 import { builder } from '../shared/builder.ts';
-import { EntryType } from './entry/entries.ts';
+import { EntryType } from './entry/types.ts';
 import { edgeType } from '../shared/page-info.ts';
 import type { EntryResource } from '../../../content/serialize.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../../../versions/publish.ts';
