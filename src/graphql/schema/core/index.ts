@@ -3,7 +3,7 @@ import '../shared/page-info.ts';
 import './project.ts';
 import './collection.ts';
 import './entry/index.ts';
-import './version.ts';
+import './version/index.ts';
 import './asset.ts';
 import './bulk.ts';
 import './webhook.ts';
