@@ -1,7 +1,7 @@
 import { builder } from '../shared/builder.ts';
 import '../shared/page-info.ts';
 import './project.ts';
-import './collection.ts';
+import './collection/index.ts';
 import './entry/index.ts';
 import './version/index.ts';
 import './asset.ts';
