@@ -1,7 +1,7 @@
-/** The collection and field types and the inputs their mutations take (fieldDoc turns a FieldInput into the REST body). */
 import { builder } from '../../shared/builder.ts';
 import type { CollectionResource, FieldResource } from '../../../../collections/operations.ts';
 
+/** The collection and field types, and the inputs their mutations take (`fieldDoc` makes the REST body of a FieldInput). */
 export const CollectionFieldType = builder.objectRef<FieldResource>('CollectionField').implement({
   description: 'A field of a collection. Group children follow their group and carry parentFieldId.',
   fields: (t) => ({
