@@ -7,9 +7,9 @@ import { MAX_PAGE_SIZE } from '../../../content/list.ts';
  * The page convention of every paged list (docs/graphql.md, "Paging"): the items in `data` and where
  * the page sits in `pageInfo`, and beside them the same page as a Relay connection (`edges { cursor
  * node }`, `pageInfo { hasNextPage endCursor }`, `first` / `after`), so Apollo's and urql's cursor
- * pagination helpers work on every list. Typed per-project lists reuse these types (typed/shared.ts),
- * so a client handles core and typed pages with one fragment. Version lists are cursor connections
- * with the same Relay fields (schema/version.ts).
+ * pagination helpers work on every list. Typed per-project lists reuse these types
+ * (schema/typed/shared.ts), so a client handles core and typed pages with one fragment. Version lists
+ * are cursor connections with the same Relay fields (schema/core/version/types.ts).
  */
 export interface PagePosition {
   total: number;

@@ -45,7 +45,7 @@ const OPERATORS: Array<[keyof EntryWhereShape, string]> = [
 ];
 
 // Pothos types a JSON input field as `unknown`, which it will not assign to an optional shape
-// property; the JSON operand fields are cast (as src/graphql/schema/collection.ts does).
+// property; the JSON operand fields are cast (as src/graphql/schema/core/collection/types.ts does).
 export const EntryWhereInput = builder.inputRef<EntryWhereShape>('EntryWhereInput').implement({
   description:
     'One condition of an entry list filter. `field` is a core column (id, uuid, locale, state, created_at, updated_at, ' +
