@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { holds } from '../abilities.ts';
 import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../edge/read-cache.ts';
-import type { GraphQLContext } from './schema/shared/builder.ts';
+import type { GraphQLContext } from './context.ts';
 import { asksForDraft, graphqlEtag } from './http-caching.ts';
 import { cacheableOperation, readDependencies } from './schema/shared/content-read.ts';
 

@@ -5,7 +5,7 @@ import type { EdgeServices } from '../edge/services.ts';
 import { admit } from '../edge/pipeline.ts';
 import { useReadYourWrites } from './read-your-writes.ts';
 import { schema as coreSchema } from './schema/core/index.ts';
-import type { GraphQLContext } from './schema/shared/builder.ts';
+import type { GraphQLContext } from './context.ts';
 import { graphqlLogger, maskError } from './errors.ts';
 import { createTypedSchemaCache, type TypedSchemaCache } from './schema/typed/cache.ts';
 import { useSchemaAwareJit } from './schema/typed/jit.ts';

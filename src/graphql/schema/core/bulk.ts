@@ -1,4 +1,5 @@
-import { builder, type GraphQLContext } from '../shared/builder.ts';
+import { builder } from '../shared/builder.ts';
+import type { GraphQLContext } from '../../context.ts';
 import { EntryType } from './entry/types.ts';
 import type { Ctx } from '../../../context.ts';
 import { drawBudget } from '../../../edge/pipeline.ts';

@@ -1,4 +1,5 @@
-import { builder, type GraphQLContext } from '../shared/builder.ts';
+import { builder } from '../shared/builder.ts';
+import type { GraphQLContext } from '../../context.ts';
 import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor } from '../shared/page-info.ts';
 import { DEFAULT_PER_PAGE } from '../../limits.ts';
 import type { Ctx } from '../../../context.ts';

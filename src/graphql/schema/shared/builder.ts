@@ -3,18 +3,9 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../../../db/generated/pothos-types.ts';
 import { getDatamodel } from '../../../db/generated/pothos-types.ts';
-import type { EdgeServices } from '../../../edge/services.ts';
-import type { Ctx } from '../../../context.ts';
+import type { GraphQLContext } from '../../context.ts';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { findInputProblem } from '../../../input-problems.ts';
-
-/** GraphQL context: authentication is lazy so introspection (GraphiQL) works before headers are set. */
-export interface GraphQLContext {
-  services: EdgeServices;
-  request: Request;
-  /** Authenticates on first call (400/401 as AppError) and memoises the operation context. */
-  auth(): Promise<Ctx>;
-}
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;

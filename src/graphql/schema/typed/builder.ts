@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import AddGraphQLPlugin from '@pothos/plugin-add-graphql';
 import type { GraphQLSchema } from 'graphql';
-import type { GraphQLContext } from '../shared/builder.ts';
+import type { GraphQLContext } from '../../context.ts';
 
 export interface TypedTypes {
   Context: GraphQLContext;

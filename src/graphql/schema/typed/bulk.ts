@@ -10,7 +10,7 @@ import {
 import { MAX_DELETE_UUIDS, MAX_WRITE_ITEMS } from '../../../bulk/input.ts';
 import type { Ctx } from '../../../context.ts';
 import { drawBudget } from '../../../edge/pipeline.ts';
-import type { GraphQLContext } from '../shared/builder.ts';
+import type { GraphQLContext } from '../../context.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import { toWriteData } from './convert.ts';
 import type { TypeRefs } from './entry-types.ts';

@@ -2,7 +2,7 @@ import type { FieldDef } from '../../../collections/model.ts';
 import { decimalNumber } from '../../../text.ts';
 import type { AssetResource } from '../../../assets/resource.ts';
 import type { EntryResource } from '../../../content/types.ts';
-import type { GraphQLContext } from '../shared/builder.ts';
+import type { GraphQLContext } from '../../context.ts';
 import { linkMode, loadLinked } from './loaders.ts';
 import { requireContentRead } from '../../../collections/visibility.ts';
 import { isRecord, typedEntry, type TypedEntry, type TypedGroup } from './model.ts';
