@@ -11,8 +11,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { validateSchema } from 'graphql';
-import { schema as core } from '../src/graphql/schema/index.ts';
-import { buildTypedSchema } from '../src/graphql/typed/build.ts';
+import { schema as core } from '../src/graphql/schema/core/index.ts';
+import { buildTypedSchema } from '../src/graphql/schema/typed/build.ts';
 import { largeProject } from '../test/graphql/schema-fixtures.ts';
 
 export interface SchemaBenchOptions {

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from '../src/graphql/schema/index.ts';
+import { schema } from '../src/graphql/schema/core/index.ts';
 
 const file = new URL('../schema.graphql', import.meta.url);
 const sdl = `${printSchema(lexicographicSortSchema(schema))}\n`;

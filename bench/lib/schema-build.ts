@@ -20,8 +20,8 @@ export async function schemaBuildTime(collections: number, fields: number, build
     const cpu = r.cpuP50 === undefined ? '' : `, CPU p50 ${r.cpuP50.toFixed(1)} ms`;
     return { p50: r.p50, p95: r.p95, p99: r.p99 ?? r.p95, builds, source: `bench/graphql-schema.ts (wall time incl. schema validation${cpu})` };
   }
-  const { buildTypedSchema } = await import('../../src/graphql/typed/build.ts');
-  const { schema: core } = await import('../../src/graphql/schema/index.ts');
+  const { buildTypedSchema } = await import('../../src/graphql/schema/typed/build.ts');
+  const { schema: core } = await import('../../src/graphql/schema/core/index.ts');
   const { largeProject } = await import('../../test/graphql/schema-fixtures.ts');
   const project = largeProject(collections, fields);
   buildTypedSchema(core, project); // warm the module code paths once; every timed build starts fresh

@@ -5,7 +5,7 @@ import type { Ctx } from '../context.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { drawAddressBudget } from '../edge/pipeline.ts';
 import { manifestScopeByUuid, manifestScopeOf, type ManifestScope } from '../persisted/operations.ts';
-import type { TypedSchemaCache } from './typed/cache.ts';
+import type { TypedSchemaCache } from './schema/typed/cache.ts';
 import { maskError } from './errors.ts';
 import { checkDocumentSize, useDocumentLimits } from './document-limits.ts';
 import { useQueryLimits } from './limits.ts';

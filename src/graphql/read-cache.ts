@@ -3,9 +3,9 @@ import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { holds } from '../abilities.ts';
 import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../edge/read-cache.ts';
-import type { GraphQLContext } from './builder.ts';
+import type { GraphQLContext } from './context.ts';
 import { asksForDraft, graphqlEtag } from './http-caching.ts';
-import { cacheableOperation, readDependencies } from './content-read.ts';
+import { cacheableOperation, readDependencies } from './schema/shared/content-read.ts';
 
 /** The request parameters of a GraphQL read, exactly as the client sent them (GraphQL over HTTP). */
 export interface GraphqlParams {

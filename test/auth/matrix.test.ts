@@ -4,7 +4,7 @@ import { allRoutes } from '../../src/rest/index.ts';
 import type { RouteDef } from '../../src/rest/route.ts';
 import { multipartRoutes } from '../../src/rest/asset-routes.ts';
 import { ABILITIES, type Ability } from '../../src/abilities.ts';
-import { schema as coreSchema } from '../../src/graphql/schema/index.ts';
+import { schema as coreSchema } from '../../src/graphql/schema/core/index.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { BAD_TOKEN, GRANTS, createWorld, expectedFor, type Grant, type MatrixWorld } from './matrix-fixture.ts';
@@ -96,7 +96,7 @@ describe('REST authorization matrix', () => {
 
 /** The core schema plus the typed fields of the world's collections, when the typed schema exists. */
 async function fullSchema(projectUuid: string): Promise<GraphQLSchema> {
-  const typed = await import('../../src/graphql/typed/build.ts').catch(() => null);
+  const typed = await import('../../src/graphql/schema/typed/build.ts').catch(() => null);
   if (!typed) return coreSchema;
   const project = await t.database.prisma.project.findUniqueOrThrow({ where: { uuid: projectUuid } });
   const posts = await loadCollectionBySlug(t.database.prisma, project.id, 'posts');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toNormalisedWhere, toSortString, toWriteData, type InputPlan, type WherePlan } from '../../src/graphql/typed/convert.ts';
+import { toNormalisedWhere, toSortString, toWriteData, type InputPlan, type WherePlan } from '../../src/graphql/schema/typed/convert.ts';
 
 const authorPlan: WherePlan = new Map([
   ['name', { kind: 'ops', key: 'name' }],

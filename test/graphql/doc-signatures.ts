@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { GraphQLField, GraphQLSchema } from 'graphql';
-import { schema as coreSchema } from '../../src/graphql/schema/index.ts';
-import { buildTypedSchema } from '../../src/graphql/typed/build.ts';
+import { schema as coreSchema } from '../../src/graphql/schema/core/index.ts';
+import { buildTypedSchema } from '../../src/graphql/schema/typed/build.ts';
 import { collectionSchema } from './schema-fixtures.ts';
 
 // The schemas are built by Pothos, which loads graphql's CJS build; reading them needs the same build.

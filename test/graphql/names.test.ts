@@ -13,7 +13,7 @@ import {
   pluralOf,
   singularTypeBase,
   typeRegistry,
-} from '../../src/graphql/typed/names.ts';
+} from '../../src/graphql/schema/typed/names.ts';
 
 describe('the naming rule of the typed schema', () => {
   it('camelCases kebab-case field names and PascalCases singular type names', () => {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { schema as core } from '../../src/graphql/schema/index.ts';
-import { buildTypedSchema } from '../../src/graphql/typed/build.ts';
+import { schema as core } from '../../src/graphql/schema/core/index.ts';
+import { buildTypedSchema } from '../../src/graphql/schema/typed/build.ts';
 import { collectionSchema, largeProject } from './schema-fixtures.ts';
 
 // The schemas are built by Pothos, which loads graphql's CJS build; printing them needs the same build.

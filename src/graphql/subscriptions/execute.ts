@@ -5,7 +5,7 @@ import type { Ctx } from '../../context.ts';
 import type { LiveRenderer } from '../../live/group.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import type { LiveSubscription, Rendition } from '../../live/subscription.ts';
-import type { GraphQLContext } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import { maskError } from '../errors.ts';
 
 /**

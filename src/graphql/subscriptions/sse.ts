@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
-import type { GraphQLContext } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 
 /**
  * Live subscriptions over Server-Sent Events (the distinct-connections mode of GraphQL over SSE, as

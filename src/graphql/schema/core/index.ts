@@ -1,0 +1,14 @@
+import { builder } from '../shared/builder.ts';
+import '../shared/page-info.ts';
+import './project.ts';
+import './collection/index.ts';
+import './entry/index.ts';
+import './version/index.ts';
+import './asset.ts';
+import './bulk.ts';
+import './webhook.ts';
+import './subscriptions.ts';
+import './user.ts';
+
+/** The core (generic) schema: every type file registers itself on the builder when imported above. */
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,27 @@
+import { getEntry } from '../../../../entries/operations/entry.ts';
+import { collectionRead } from '../../shared/content-read.ts';
+import { typedEntry } from '../model.ts';
+import type { CollectionScope } from './scope.ts';
+
+/** One entry of a (non-singleton) collection by UUID. */
+export function defineGet({ b, slug, label, n, entry, entryState }: CollectionScope): void {
+  b.queryField(n.single, (t) =>
+    t.field({
+      type: entry,
+      description: `One ${label} entry by UUID. Published reads (the default) answer 404 for entries never published.`,
+      extensions: { ability: 'read', ...collectionRead(slug) },
+      args: {
+        uuid: t.arg.id({ required: true }),
+        state: t.arg({ type: entryState, defaultValue: 'published' }),
+        locale: t.arg.string(),
+        translationLocale: t.arg.string({ description: 'Answer the linked translation in this locale instead (404 when there is none).' }),
+      },
+      resolve: async (_root, args, c) => {
+        const ctx = await c.auth();
+        const state = args.state ?? 'published';
+        const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, timestamps: true };
+        return typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state);
+      },
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import { listEntriesPage, listEntriesSlice, openEntryList } from '../../../../entries/reads/list.ts';
+import { DEFAULT_PER_PAGE, checkPaging } from '../../../limits.ts';
+import { collectionRead } from '../../shared/content-read.ts';
+import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../shared/page-info.ts';
+import { selects } from '../../shared/selection.ts';
+import { slicePosition } from '../../shared/slice-paging.ts';
+import { toNormalisedWhere, toSortString } from '../convert.ts';
+import { typedEntry } from '../model.ts';
+import { pageCost } from './page.ts';
+import type { CollectionScope } from './scope.ts';
+
+/** A collection's list query: filtered, sorted and paged in the database, as REST's list is. */
+export function defineList({ b, slug, label, n, page, io, entryState }: CollectionScope): void {
+  b.queryField(n.list, (t) =>
+    t.field({
+      type: page,
+      nullable: true,
+      description: `Entries of ${label}: filtered, sorted and paged in the database.`,
+      args: {
+        where: t.arg({ type: io.where }),
+        sort: t.arg({ type: [io.sort] }),
+        page: t.arg.int({ defaultValue: 1 }),
+        perPage: t.arg.int({ defaultValue: DEFAULT_PER_PAGE, description: `Page size, at most 100.` }),
+        state: t.arg({ type: entryState, defaultValue: 'published' }),
+        locale: t.arg.string(),
+        first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
+        after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
+      },
+      // The page's selection is paid once per entry it can hold.
+      extensions: {
+        ability: 'read',
+        ...collectionRead(slug),
+        complexity: (args: { perPage?: unknown; first?: unknown }) => ({ field: 1, multiplier: pageCost(args, DEFAULT_PER_PAGE) }),
+      },
+      resolve: async (_root, args, c, info) => {
+        const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
+        checkPaging(pageNo, perPage);
+        const ctx = await c.auth();
+        const state = args.state ?? 'published';
+        const list = await openEntryList(ctx, slug, {
+          state,
+          locale: args.locale?.toLowerCase() ?? undefined,
+          where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
+          sort: toSortString(args.sort),
+          timestamps: true,
+        });
+        const paging = { page: pageNo, perPage };
+        if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
+          const r = await listEntriesSlice(list, paging);
+          return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
+        }
+        const r = await listEntriesPage(list, paging);
+        return {
+          data: r.data.map((e) => typedEntry(e, state)),
+          total: r.total,
+          currentPage: r.page,
+          perPage: r.perPage,
+          lastPage: Math.max(1, Math.ceil(r.total / r.perPage)),
+        };
+      },
+    }),
+  );
+}
