@@ -15,15 +15,15 @@ import { createdEvents, eventFactory } from '../../events/entry-events.ts';
  * singleton) on PostgreSQL.
  *
  * The transactional create costs BEGIN, the INSERT, the outbox insert and COMMIT, each also a pass
- * through Prisma. Here the entry ids (and version ids of the items published on create) are drawn
- * from their sequences first, so the rows, and with them the resources the response and the events
- * carry, are known before anything is written; then one statement inserts the entries, their
- * version 1 and every event (`createWithEvents`, src/entries/store/version-statement.ts), which commit
- * together or not at all. Validation and relation hydration
- * read committed rows as they would inside the transaction: new rows cannot be referenced by the
- * request itself (references must exist before it), and without a unique or singleton rule there is
- * nothing a concurrent write could make false in between. Ids drawn by a request that then fails
- * are skipped, as a rolled-back transaction skips them.
+ * through Prisma. Here the entry ids (and version ids of the items published on create) are drawn from
+ * their sequences first, so the rows, and with them the resources the response and the events carry,
+ * are known before anything is written; then one statement inserts the entries, their version 1 and
+ * every event (`createWithEvents`, src/entries/store/version-statement.ts), which commit together or
+ * not at all. Validation and relation hydration read committed rows as they would inside the
+ * transaction: new rows cannot be referenced by the request itself (references must exist before it),
+ * and without a unique or singleton rule there is nothing a concurrent write could make false in
+ * between. Ids drawn by a request that then fails are skipped, as a rolled-back transaction skips
+ * them.
  */
 
 export function canCreateWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {

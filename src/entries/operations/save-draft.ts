@@ -15,10 +15,11 @@ import type { EntryResource, EntryRow } from '../types.ts';
  * round trips, each also a pass through Prisma, for a write that is 60 % of an editor's traffic. Here
  * the row is read without a lock, together with its row version (`xmin`, which every UPDATE of the row
  * changes), validated and serialized as the transactional save would, and then one statement updates
- * the row only if its `xmin` is still the one read (`saveDraftIfUnchanged`, src/entries/store/version-statement.ts), and inserts the `content.updated` event in the
- * same statement (so in the same commit). If another write got there first, nothing is written and
- * the save starts over from a fresh read: the outcome is the one the row lock would have given, a
- * save merged onto the latest committed row.
+ * the row only if its `xmin` is still the one read (`saveDraftIfUnchanged`,
+ * src/entries/store/version-statement.ts), and inserts the `content.updated` event in the same
+ * statement (so in the same commit). If another write got there first, nothing is written and the save
+ * starts over from a fresh read: the outcome is the one the row lock would have given, a save merged
+ * onto the latest committed row.
  *
  * Not taken (the caller uses the transaction) where a lock or the transaction's own view matters:
  * collections with unique fields or singletons (their checks hold a write-scope lock until commit),
