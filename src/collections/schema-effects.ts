@@ -1,7 +1,7 @@
 import type { Field } from '../db/generated/prisma/client.ts';
 import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
-import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from '../filtering/field-indexes.ts';
+import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
 
 /** Redis channel on which schema changes are announced to every replica. */

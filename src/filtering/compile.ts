@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, Target, WhereNode } from './ast.ts';
-import { publishedReadCondition } from './field-indexes.ts';
+import { publishedReadCondition } from '../collections/field-indexes.ts';
 import {
   allOf,
   anyOf,
@@ -185,7 +185,7 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
  * entries, in the same state column as the outer read, so published reads match published values of
  * the targets. The targets' filter is answered from their `_p_`/`_d_` field indexes (the scope below
  * is their partial predicate), the outer side from the relation field's UUID btree
- * (src/filtering/field-indexes.ts).
+ * (src/collections/field-indexes.ts).
  *
  * With `env.resolveTargets` (a list read) the targets are looked up first and the read names them
  * (`= ANY ($n::text[])`, up to MAX_INLINED_TARGETS): the planner then sees how many there are and

@@ -2,7 +2,7 @@ import { Prisma } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { compileWhere } from '../filtering/index.ts';
-import { publishedReadCondition } from '../filtering/field-indexes.ts';
+import { publishedReadCondition } from '../collections/field-indexes.ts';
 import { ENTRY_COLUMNS, sameCollection } from '../entries/store/rows.ts';
 import { serializeEntries } from '../entries/reads/serialize.ts';
 import { contentLoaders } from '../entries/reads/loaders.ts';

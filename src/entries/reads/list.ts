@@ -4,7 +4,7 @@ import { EntryNotFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
-import { publishedReadCondition } from '../../filtering/field-indexes.ts';
+import { publishedReadCondition } from '../../collections/field-indexes.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';

@@ -1,6 +1,6 @@
 import { Prisma } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
-import { textLiteral } from '../../filtering/field-indexes.ts';
+import { textLiteral } from '../../collections/field-indexes.ts';
 import { pageLinkedColumn, plainDatabase, statementName, type ReadColumns } from './read-rows.ts';
 import type { ReadState } from '../types.ts';
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../db/client.ts';
 import { ErrorBag } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { isRepeatableScalar } from '../values/index.ts';
-import { fieldIndexKind, textLiteral } from '../../filtering/field-indexes.ts';
+import { fieldIndexKind, textLiteral } from '../../collections/field-indexes.ts';
 import { visibleField } from '../../collections/visibility.ts';
 
 /**
@@ -82,7 +82,7 @@ export function compileSort(sort: unknown, collection: CollectionSchema, column:
 /**
  * Whether an index hands out rows in the order of the sort's leading key, so that a page (ORDER BY ..
  * LIMIT) can stop after its rows instead of sorting every match: the primary key for `id` ascending
- * (also the order without a sort), and a field's btree index (src/filtering/field-indexes.ts: number
+ * (also the order without a sort), and a field's btree index (src/collections/field-indexes.ts: number
  * and single date fields) for that field ascending, and `id` either way. Other descending orders are
  * DESC NULLS LAST, which is not a backward walk of an ASC NULLS LAST index; timestamps and text fields
  * have no ordered index.

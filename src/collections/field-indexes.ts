@@ -1,5 +1,5 @@
 import { Prisma, type Database } from '../db/client.ts';
-import type { CollectionSchema, FieldDef } from '../collections/model.ts';
+import type { CollectionSchema, FieldDef } from './model.ts';
 
 /**
  * Per-field expression indexes, one per field and state column, partial on exactly the rows a list
