@@ -19,7 +19,7 @@ import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
 import { compileWhere } from '../src/filtering/index.ts';
-import { ensureFieldIndexes, publishedReadCondition } from '../src/filtering/field-indexes.ts';
+import { ensureFieldIndexes, publishedReadCondition } from '../src/collections/field-indexes.ts';
 import { compileSort, sortHasIndexOrder } from '../src/entries/reads/sort.ts';
 import { ENTRY_COLUMNS } from '../src/entries/store/rows.ts';
 import { countStatement, onePassPageStatement, selectPage } from '../src/entries/reads/list.ts';

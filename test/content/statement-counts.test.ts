@@ -5,7 +5,7 @@ import { typedWorld, type TypedWorld } from '../graphql/typed-world.ts';
 import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { compileWhere, compileWhereWithCount } from '../../src/filtering/index.ts';
-import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
+import { publishedReadCondition } from '../../src/collections/field-indexes.ts';
 
 /**
  * Round trips per uncached read (read cache and authentication cache off, so every request pays what a

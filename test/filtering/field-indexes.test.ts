@@ -4,7 +4,7 @@ import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
 import { compileSort, sortHasIndexOrder } from '../../src/entries/reads/sort.ts';
-import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName, publishedReadCondition } from '../../src/filtering/field-indexes.ts';
+import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName, publishedReadCondition } from '../../src/collections/field-indexes.ts';
 import { migrationsDir } from '../../src/db/migrate.ts';
 import { postsWorld } from './fixture.ts';
 import type { FilterWorld } from './world.ts';

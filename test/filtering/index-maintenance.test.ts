@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { fieldIndexName } from '../../src/filtering/field-indexes.ts';
+import { fieldIndexName } from '../../src/collections/field-indexes.ts';
 
 /**
  * Per-field filter indexes follow the schema through the admin API: a new field gets its index, a

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
-import { publishedReadCondition } from '../../src/filtering/field-indexes.ts';
+import { publishedReadCondition } from '../../src/collections/field-indexes.ts';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world } from '../helpers/world.ts';
 import type { FieldSpec } from '../helpers/fixtures.ts';

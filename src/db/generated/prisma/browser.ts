@@ -94,7 +94,7 @@ export type OutboxEvent = Prisma.OutboxEventModel
 export type WebhookDelivery = Prisma.WebhookDeliveryModel
 /**
  * Model WebhookLog
- * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (spec 4.6).
+ * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (docs/webhooks.md).
  */
 export type WebhookLog = Prisma.WebhookLogModel
 /**

@@ -8,7 +8,7 @@ import type { ReadRow } from '../../../entries/reads/read-rows.ts';
 /**
  * How a relation field links its target: draft reads link drafts; published reads link the
  * published copy, or (field option `includeDraft`) the draft when there is none. Same rule as the
- * REST serializer's first level (src/content/serialize.ts `nestedData`).
+ * REST serializer's first level (src/entries/reads/serialize.ts `nestedData`).
  */
 export type LinkMode = 'draft' | 'published' | 'published-or-draft';
 

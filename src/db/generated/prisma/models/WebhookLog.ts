@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model WebhookLog
- * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (spec 4.6).
+ * Every delivery attempt. No foreign key to webhooks: rows may outlive a deleted webhook (docs/webhooks.md).
  */
 export type WebhookLogModel = runtime.Types.Result.DefaultSelection<Prisma.$WebhookLogPayload>
 
