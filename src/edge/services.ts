@@ -1,7 +1,7 @@
 import type { Services } from '../context.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { CachedAnswer, ReadCache } from './read-cache.ts';
-import type { KnownRestReads } from './known-reads.ts';
+import type { CachedAnswer, ReadCache } from './read-cache/store.ts';
+import type { KnownRestReads } from './read-cache/known-rest-reads.ts';
 import type { LiveHub } from '../live/hub.ts';
 
 /**

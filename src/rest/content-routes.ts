@@ -8,7 +8,7 @@ import { emptyTrash, listTrash, parseTrashQuery, restoreEntry } from '../content
 import { listEntries, parseListQuery } from '../content/list.ts';
 import { firstString, isFlag, parseReadOptions } from '../content/query.ts';
 import { laravelPage } from '../content/paginator.ts';
-import { withPublishedEtag } from './published-read.ts';
+import { withPublishedEtag } from '../edge/read-cache/published-rest-read.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();

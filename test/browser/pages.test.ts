@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql.ts';
+import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql/page.ts';
 import { allRoutes } from '../../src/rest/index.ts';
 import { buildOpenApi } from '../../src/rest/openapi.ts';
 import { hasChromium, launchOfflineChromium, type OfflineBrowser } from './chromium.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { countQueries } from '../helpers/sql-count.ts';
-import { regularMediaType } from '../../src/graphql/cached-answers.ts';
+import { regularMediaType } from '../../src/graphql/server/cached-answers.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const LIST = 'query Posts($perPage: Int) { posts(perPage: $perPage) { data { uuid title } } }';

@@ -3,7 +3,7 @@ import { createClient, type Client } from 'graphql-sse';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { createCollection } from '../helpers/fixtures.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
-import { rateKeyOf } from '../../src/edge/pipeline.ts';
+import { rateKeyOf } from '../../src/edge/pipeline/stages.ts';
 import { answer, transports, type Case, type Headers } from './transports.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { builder, type GraphQLContext } from '../builder.ts';
 import { EntryType } from './entry.ts';
 import type { Ctx } from '../../context.ts';
-import { drawBudget } from '../../edge/pipeline.ts';
+import { drawBudget } from '../../edge/pipeline/stages.ts';
 import {
   bulkCreateEntries,
   bulkDeleteEntries,

@@ -3,8 +3,8 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { createHandler } from 'graphql-sse/lib/use/fetch';
 import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type RequestParams, type Response as SseResponse } from 'graphql-sse';
-import { maskError, type GraphQLLogger } from '../errors.ts';
-import { clientErrors, refusalStatus } from '../http-statuses.ts';
+import { maskError, type GraphQLLogger } from '../plugins/result/mask-error.ts';
+import { clientErrors, refusalStatus } from '../plugins/result/use-http-statuses.ts';
 
 /**
  * `/graphql/stream`: GraphQL over SSE in graphql-sse's protocol, both its modes. Single connection:

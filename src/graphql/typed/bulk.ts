@@ -9,7 +9,7 @@ import {
 } from '../../bulk/operations.ts';
 import { MAX_DELETE_UUIDS, MAX_WRITE_ITEMS } from '../../bulk/input.ts';
 import type { Ctx } from '../../context.ts';
-import { drawBudget } from '../../edge/pipeline.ts';
+import { drawBudget } from '../../edge/pipeline/stages.ts';
 import type { GraphQLContext } from '../builder.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import { toWriteData } from './convert.ts';

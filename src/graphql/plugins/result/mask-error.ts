@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { operationError } from '../edge/errors.ts';
+import { operationError } from '../../../edge/errors.ts';
 
 /**
  * The GraphQL side of the one error mapping: AppErrors keep their message and field map, and carry

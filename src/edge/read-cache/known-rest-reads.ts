@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Ability } from '../abilities.ts';
+import type { Ability } from '../../abilities.ts';
 
 /** What the full path worked out about a published read's URL: enough to name its cache key again. */
 export interface RestReadShape {

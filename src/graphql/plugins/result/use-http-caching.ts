@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Kind, getOperationAST, visit, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { cacheableOperation } from './content-read.ts';
+import { matchesIfNoneMatch } from '../../../edge/read-cache/etag.ts';
+import { cacheableOperation } from '../../content-read.ts';
 
 /**
  * Conditional GETs for published GraphQL reads, as REST answers them (docs/graphql.md, "HTTP

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { holds } from '../abilities.ts';
-import type { Ctx } from '../context.ts';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { manifestScopeOf } from '../persisted/operations.ts';
-import { knownReadKey, type GraphqlReadCache } from './read-cache.ts';
-import { documentOf } from './trusted-documents.ts';
+import { holds } from '../../abilities.ts';
+import type { Ctx } from '../../context.ts';
+import { matchesIfNoneMatch } from '../../edge/read-cache/etag.ts';
+import { manifestScopeOf } from '../../persisted/operations.ts';
+import { knownReadKey, type GraphqlReadCache } from '../plugins/result/use-read-cache.ts';
+import { documentOf } from '../plugins/request/use-trusted-documents.ts';
 
 /**
  * The media type Yoga's regular result processor would answer with, or null when it would not be

@@ -1,11 +1,11 @@
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { holds } from '../abilities.ts';
-import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../edge/read-cache.ts';
-import type { GraphQLContext } from './builder.ts';
-import { asksForDraft, graphqlEtag } from './http-caching.ts';
-import { cacheableOperation, readDependencies } from './content-read.ts';
+import { holds } from '../../../abilities.ts';
+import type { CacheScope, CachedAnswer, ReadCache, ReadDependency } from '../../../edge/read-cache/store.ts';
+import type { GraphQLContext } from '../../builder.ts';
+import { asksForDraft, graphqlEtag } from './use-http-caching.ts';
+import { cacheableOperation, readDependencies } from '../../content-read.ts';
 
 /** The request parameters of a GraphQL read, exactly as the client sent them (GraphQL over HTTP). */
 export interface GraphqlParams {

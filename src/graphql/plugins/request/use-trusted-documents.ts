@@ -1,6 +1,6 @@
 import { createGraphQLError } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { sha256Hex, trustedDocument, trustedDocumentsEnforced, type ManifestScope } from '../persisted/operations.ts';
+import { sha256Hex, trustedDocument, trustedDocumentsEnforced, type ManifestScope } from '../../../persisted/operations.ts';
 
 /** What the document step reads of a request's GraphQL parameters. */
 export interface DocumentParams {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { RestInput, RestResult } from './route.ts';
-import type { Ctx } from '../context.ts';
-import { canonical, type CachedRead } from '../edge/read-cache.ts';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
+import type { RestInput, RestResult } from '../../rest/route.ts';
+import type { Ctx } from '../../context.ts';
+import { canonical, type CachedRead } from './store.ts';
+import { matchesIfNoneMatch } from './etag.ts';
 
 /**
  * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only

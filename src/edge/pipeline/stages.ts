@@ -1,8 +1,8 @@
-import type { Ctx } from '../context.ts';
-import { authenticate } from '../auth/authenticate.ts';
-import { clientKey } from './client-key.ts';
-import type { EdgeServices } from './services.ts';
-import type { RateBucket } from './rate-limit.ts';
+import type { Ctx } from '../../context.ts';
+import { authenticate } from '../../auth/authenticate.ts';
+import { clientKey } from '../client-key.ts';
+import type { EdgeServices } from '../services.ts';
+import type { RateBucket } from '../rate-limit.ts';
 
 /**
  * The per-request steps both surfaces share, in order: authenticate (project header, bearer token),

@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Plugin } from 'graphql-yoga';
 import { Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { Ctx } from '../context.ts';
-import type { EdgeServices } from '../edge/services.ts';
-import { drawAddressBudget } from '../edge/pipeline.ts';
-import { manifestScopeByUuid, manifestScopeOf, type ManifestScope } from '../persisted/operations.ts';
-import type { TypedSchemaCache } from './typed/cache.ts';
-import { maskError } from './errors.ts';
-import { checkDocumentSize, useDocumentLimits } from './document-limits.ts';
-import { useQueryLimits } from './limits.ts';
-import { documentOf, type PersistedQueries } from './trusted-documents.ts';
+import type { Ctx } from '../../../context.ts';
+import type { EdgeServices } from '../../../edge/services.ts';
+import { drawAddressBudget } from '../../../edge/pipeline/stages.ts';
+import { manifestScopeByUuid, manifestScopeOf, type ManifestScope } from '../../../persisted/operations.ts';
+import type { TypedSchemaCache } from '../../typed/cache.ts';
+import { maskError } from '../result/mask-error.ts';
+import { checkDocumentSize, useDocumentLimits } from '../validation/use-document-limits.ts';
+import { useQueryLimits } from '../../limits.ts';
+import { documentOf, type PersistedQueries } from './use-trusted-documents.ts';
 
 /**
  * The one gate every GraphQL operation passes, whatever brought it (docs/graphql.md, "One gate for

@@ -1,8 +1,8 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { EdgeServices } from '../edge/services.ts';
-import { afterWrite } from '../edge/pipeline.ts';
-import type { GraphQLContext } from './builder.ts';
+import type { EdgeServices } from '../../../edge/services.ts';
+import { afterWrite } from '../../../edge/pipeline/stages.ts';
+import type { GraphQLContext } from '../../builder.ts';
 
 /**
  * Yoga plugin: after a mutation, this replica forgets the project's cached authentication (and with
