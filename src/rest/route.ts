@@ -24,7 +24,7 @@ export interface RestInput {
   admit?: () => Promise<Ctx>;
   /** The first start's headers when this request may have them (src/edge/local-headers.ts), for the pages that offer them. */
   localHeaders?: () => Promise<LocalHeaders | undefined>;
-  /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
+  /** The published-read cache of this process (src/edge/read-cache/store.ts); absent when switched off. */
   readCache?: ReadCache;
   /** Where published reads note their URLs for the early answer (src/http/cached-reads.ts); with `readCache`. */
   knownReads?: KnownRestReads;

@@ -8,7 +8,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const LIST = 'query Posts($perPage: Int) { posts(perPage: $perPage) { data { uuid title } } }';
 
 /**
- * Repeated published GraphQL reads are answered before Yoga (src/graphql/cached-answers.ts): the
+ * Repeated published GraphQL reads are answered before Yoga (src/graphql/server/cached-answers.ts): the
  * same bytes and headers as the full path, with authentication, rate budget, abilities, trusted
  * documents and invalidation as strict as there.
  */

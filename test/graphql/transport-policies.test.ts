@@ -8,7 +8,7 @@ import { answer, transports, type Case, type Headers } from './transports.ts';
 
 /**
  * Every GraphQL policy against every transport (issue 27, "One policy for every GraphQL transport"):
- * the gate (src/graphql/gate.ts) refuses the same request with the same status and code whichever
+ * the gate (src/graphql/plugins/request/gate.ts) refuses the same request with the same status and code whichever
  * road it takes, and lets the same request through on all of them.
  */
 

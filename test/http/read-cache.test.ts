@@ -242,7 +242,7 @@ describe('read cache memory', () => {
     const { ReadCache } = await import('../../src/edge/read-cache/store.ts');
     const cache = new ReadCache(1_048_576);
     const read = { json: '{}', etag: 'W/"x"' };
-    // Layout: project|scope|generations|schema revision|settings|parts (src/edge/read-cache.ts).
+    // Layout: project|scope|generations|schema revision|settings|parts (src/edge/read-cache/store.ts).
     cache.set('1|*|5|1|0|a', read);
     cache.set('1|*|5|1|0|b', read);
     cache.set('2|*|9|1|0|a', read);

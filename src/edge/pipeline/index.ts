@@ -12,6 +12,8 @@ import { createGraphqlReadCache, type GraphqlReadCache } from '../read-cache/gra
 import { admit, afterWrite, drawAddressBudget, drawBudget, rateKeyOf, type RequestCredentials } from './stages.ts';
 
 export type { RequestCredentials };
+/** Whether an error is stage 2 refusing the credentials (400/401), which the address budget has paid for. */
+export { isAuthError as isCredentialRefusal } from '../../auth/authenticate.ts';
 
 /**
  * The request pipeline, assembled once per server (src/http/server.ts builds it and hands the same

@@ -95,7 +95,7 @@ const stateDescription = '`published` (default; invalid values also read publish
 builder.queryFields((t) => ({
   entries: t.field({
     nullable: true,
-    // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
+    // The page's selection is paid once per entry it can hold (src/graphql/plugins/validation/use-query-limits.ts), as typed lists are.
     extensions: {
       ability: 'read',
       ...collectionRead({ argument: 'collection' }),

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Ctx } from '../../context.ts';
 import type { Pipeline, RequestCredentials } from '../../edge/pipeline/index.ts';
+import type { AuthOf } from '../plugins/request/gate.ts';
 
 /** What the pipeline reads of a GraphQL request: the same headers REST reads, the client address and the request id. */
 export const credentialsOf = (req: FastifyRequest): RequestCredentials => ({
@@ -10,8 +10,7 @@ export const credentialsOf = (req: FastifyRequest): RequestCredentials => ({
   requestId: req.id,
 });
 
-/** One request's authentication and budget. */
-export type AuthOf = (req: FastifyRequest) => Promise<Ctx>;
+export type { AuthOf };
 
 /**
  * The pipeline's stages 2-3 for a GraphQL request: one authentication and one charge per HTTP request,

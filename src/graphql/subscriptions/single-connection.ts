@@ -14,7 +14,7 @@ import { clientErrors, refusalStatus } from '../plugins/result/use-http-statuses
  * operation and its own stream.
  *
  * graphql-sse runs the protocol; every operation runs through `yoga.getResultForParams`, the very
- * pipeline of `/graphql` after its request parsing: the gate (src/graphql/gate.ts: credentials,
+ * pipeline of `/graphql` after its request parsing: the gate (src/graphql/plugins/request/gate.ts: credentials,
  * budgets, trusted documents and persisted queries, document limits), validation, depth and cost,
  * then the resolvers with their abilities. An operation refused before it runs (no data) is answered
  * as `/graphql` answers it, `{ errors: [{ message, extensions: { code } }] }` with the error's status;

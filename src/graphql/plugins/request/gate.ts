@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../../../context.ts';
 import { maskError } from '../result/mask-error.ts';
 
 /**
@@ -23,6 +24,12 @@ export interface ServerContext {
   req: FastifyRequest;
   reply: FastifyReply;
 }
+
+/**
+ * Gate steps 1-2 for one request: the pipeline's `admit`, one promise per HTTP request
+ * (src/graphql/server/credentials.ts makes it).
+ */
+export type AuthOf = (req: FastifyRequest) => Promise<Ctx>;
 
 /** AppErrors mapped here: Yoga would read an AppError's `errors` field as an AggregateError's list. */
 export const gateError = (err: unknown) => maskError(err, 'Unexpected error.');

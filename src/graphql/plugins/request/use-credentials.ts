@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Plugin } from 'graphql-yoga';
 import type { Ctx } from '../../../context.ts';
-import { isAuthError } from '../../../auth/authenticate.ts';
+import { isCredentialRefusal } from '../../../edge/pipeline/index.ts';
 import type { EdgeServices } from '../../../edge/services.ts';
 import { manifestScopeByUuid, type ManifestScope } from '../../../persisted/operations.ts';
-import type { AuthOf } from '../../server/credentials.ts';
-import { gateError, type ServerContext } from './gate.ts';
+import { gateError, type AuthOf, type ServerContext } from './gate.ts';
 
 /** Who is asking: a token's context, or nobody, who may only introspect the core schema. */
 export type Caller = { ctx: Ctx } | { ctx: null; scope: ManifestScope | null; refused: unknown };
@@ -33,7 +32,7 @@ export function useCredentials(opts: { services: EdgeServices; authOf: AuthOf; c
       return { ctx: await authOf(req) };
     } catch (err) {
       const anonymous = !request.headers.has('project-id');
-      if (!isAuthError(err) || (!anonymous && !placeholderCredentials(request))) throw err;
+      if (!isCredentialRefusal(err) || (!anonymous && !placeholderCredentials(request))) throw err;
       // The project a header names binds by its manifest even when nothing authenticated.
       const header = request.headers.get('project-id');
       return { ctx: null, scope: header ? await manifestScopeByUuid(services.database.prisma, header.trim(), services.trustedDocuments) : null, refused: err };

@@ -30,7 +30,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
   // A variable the schema cannot coerce (a string for an Int inside an input object, a bad DateTime)
   // is the client's mistake: graphql-js wraps the scalar's own error, which is not ours to mask.
   if (isVariableCoercion(error)) {
-    // Without a cause or class: src/graphql/http-statuses.ts gives it BAD_REQUEST and the spec's status.
+    // Without a cause or class: src/graphql/plugins/result/use-http-statuses.ts gives it BAD_REQUEST and the spec's status.
     return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions });
   }
   return new GraphQLError(message, {
