@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { DataExceptionError, operationError } from '../edge/errors.ts';
+import { DataExceptionError } from '../edge/errors.ts';
+import { classify } from '../edge/pipeline/index.ts';
 
 /** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
 export function toAppError(err: unknown): AppError | null {
-  const op = operationError(err);
+  const op = classify(err);
   if (op) return op;
   const fe = err as Partial<FastifyError> | undefined;
   switch (fe?.code) {

@@ -12,6 +12,12 @@ import { createGraphqlReadCache, type GraphqlReadCache } from '../read-cache/gra
 import { admit, afterWrite, drawAddressBudget, drawBudget, rateKeyOf, type RequestCredentials } from './stages.ts';
 
 export type { RequestCredentials };
+/**
+ * Stage 7 as a function, for the surfaces' error shapers (src/http/error-handler.ts,
+ * src/graphql/plugins/result/mask-error.ts), which run outside any one request's adapter.
+ */
+export const classify = operationError;
+
 /** Whether an error is stage 2 refusing the credentials (400/401), which the address budget has paid for. */
 export { isAuthError as isCredentialRefusal } from '../../auth/authenticate.ts';
 
