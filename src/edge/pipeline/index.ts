@@ -9,7 +9,7 @@ import type { RateBucket, RateState } from '../rate-limit.ts';
 import type { ReadCache } from '../read-cache/store.ts';
 import type { KnownRestReads } from '../read-cache/known-rest-reads.ts';
 import { createGraphqlReadCache, type GraphqlReadCache } from '../read-cache/graphql-answers.ts';
-import { admit, afterWrite, drawAddressBudget, drawBudget, rateKeyOf, type RequestCredentials } from './stages.ts';
+import { admit, afterWrite, rateKeyOf, type RequestCredentials } from './stages.ts';
 
 export type { RequestCredentials };
 /**
@@ -29,7 +29,8 @@ export { isAuthError as isCredentialRefusal } from '../../auth/authenticate.ts';
  *   1. guard      the parsed request values (NUL, lone surrogates, nesting): 4xx before anything runs;
  *   2. admit      credentials (project header, bearer token); refused credentials pay from the
  *                 client address's budget, whichever surface they came by;
- *   3. budget     one point of the token's budget (more with `draw` for costly operations);
+ *   3. budget     one point of the token's budget (a costly operation draws more: `drawBudget`,
+ *                 ./stages.ts);
  *   4. read cache published REST reads and content-read GraphQL answers, keyed by the generations
  *                 step 2 read (src/edge/read-cache/);
  *   5. operation  the surface's own: a route handler, or Yoga's parse, validate, execute;
@@ -52,10 +53,6 @@ export interface Pipeline {
    * (GraphQL's gate, the schema choice, a resolver, the early lane) shares one promise and one charge.
    */
   admit(request: object, creds: RequestCredentials, bucket?: RateBucket): Promise<Ctx>;
-  /** 3 for a request that brings no credentials at all (GraphQL introspection): the address's budget. */
-  chargeAddress(ip: string | undefined): Promise<void>;
-  /** 3 again: another point, from another bucket, for an operation that costs more than one. */
-  draw(ctx: Ctx, bucket: RateBucket, creds: Pick<RequestCredentials, 'ip' | 'requestId'>): Promise<void>;
   /** 4. The caches, absent when READ_CACHE_MB=0. */
   readCache: {
     rest?: ReadCache;
@@ -89,8 +86,6 @@ export function createPipeline(services: EdgeServices): Pipeline {
       }
       return pending;
     },
-    chargeAddress: (ip) => drawAddressBudget(services, ip),
-    draw: (ctx, bucket, creds) => drawBudget(services, ctx, bucket, creds.ip, creds.requestId),
     readCache: {
       rest: services.readCache,
       knownRest: services.knownRestReads,
