@@ -3,9 +3,10 @@
  *
  *   entry points (src/main.ts + src/serve.ts, src/worker/, src/cli/) ── src/services.ts (composition root)
  *        │
- *   src/http (Fastify: server, REST mounting)   src/graphql (Yoga, Pothos)   src/rest (route table)
+ *   src/http (Fastify: server, REST adapter)   src/graphql (Yoga adapter, Pothos)   src/rest (route table)
  *        └───────────────┬───────────────────────────────┘
- *                    src/edge (per-request pipeline: authenticate, rate budget, read cache, error mapping)
+ *                    src/edge (the request pipeline, assembled once in src/edge/pipeline/: guard → admit →
+ *                              budget → read cache (src/edge/read-cache/) → operation → afterWrite → classify)
  *                        │
  *   domains: src/{assets,auth,collections,entries,filtering,live,persisted,project-model,projects,users,webhooks,delivery,seed}
  *        writers (entries, users) ──→ src/events (names, outbox, port) ←── readers (src/delivery, src/live)
@@ -106,6 +107,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/edge/' },
       to: { path: '(^|/)node_modules/(fastify|graphql-yoga|@pothos)/' },
+    },
+    {
+      name: 'credentials-only-through-the-pipeline',
+      severity: 'error',
+      comment: 'Both surfaces and both early lanes authenticate through src/edge/pipeline/ (one policy for refused credentials), never on their own.',
+      from: { path: `^${SURFACES}` },
+      to: { path: '^src/auth/authenticate\\.ts$' },
+    },
+    {
+      name: 'graphql-plugins-know-no-server',
+      severity: 'error',
+      comment: 'Yoga plugins (src/graphql/plugins/<phase>/use-*.ts) are listed by src/graphql/server/yoga.ts and know neither the mounting nor GraphiQL.',
+      from: { path: '^src/graphql/plugins/' },
+      to: { path: '^src/graphql/(server|graphiql)/' },
     },
     {
       name: 'surfaces-do-not-touch-db',

@@ -196,7 +196,7 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       pass: gList.result.errors === 0 && gList.result.rps >= 0.6 * yoga.rps,
     });
     // Both GraphQL rows repeat their reads, so after the warm-up they are read-cache hits, answered
-    // before Yoga (src/graphql/cached-answers.ts): issue 18's "GraphQL hits above the framework's floor".
+    // before Yoga (src/graphql/server/cached-answers.ts): issue 18's "GraphQL hits above the framework's floor".
     targets.push({
       name: 'repeated published GraphQL read (cache hit) ≥ 2× stock Yoga { __typename }',
       measured: `get ${int(gGet.result.rps)} req/s, list ${int(gList.result.rps)} req/s vs ${int(yoga.rps)} = ${(gGet.result.rps / yoga.rps).toFixed(2)}× / ${(gList.result.rps / yoga.rps).toFixed(2)}×`,

@@ -2,7 +2,7 @@ import type { ZodError } from 'zod';
 
 /**
  * Typed errors thrown by the operations layer. REST (src/http/error-handler.ts) and GraphQL
- * (src/graphql/errors.ts) map them to a status / extensions.code in one place each; operations never
+ * (src/graphql/plugins/result/mask-error.ts) map them to a status / extensions.code in one place each; operations never
  * know which surface called them.
  */
 export type FieldErrors = Record<string, string[]>;

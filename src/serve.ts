@@ -9,7 +9,7 @@ import { metricsHandler } from './http/metrics.ts';
 import type { EarlyListener } from './http/early-listener.ts';
 import { demoBanner, demoStartLine, seedDemo } from './seed/demo.ts';
 import { closeOnSignal, waitForDatabase } from './process-lifecycle.ts';
-import { saveLocalGraphiqlHeaders } from './graphql/graphiql.ts';
+import { saveLocalGraphiqlHeaders } from './graphql/graphiql/page.ts';
 
 /**
  * The API server once src/main.ts has checked the configuration and bound the ports: everything

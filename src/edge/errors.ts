@@ -16,7 +16,7 @@ export class DataExceptionError extends AppError {
 
 /**
  * What an operation can throw that has a status on every surface: REST (src/http/error-handler.ts)
- * and GraphQL (src/graphql/errors.ts) both start from this and only shape the answer. Null means
+ * and GraphQL (src/graphql/plugins/result/mask-error.ts) both start from this and only shape the answer. Null means
  * "not an expected failure": the surface masks it as a server error and logs it.
  */
 export function operationError(err: unknown): AppError | null {

@@ -1,7 +1,7 @@
 import type { Services } from '../context.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { CachedAnswer, ReadCache } from './read-cache.ts';
-import type { KnownRestReads } from './known-reads.ts';
+import type { CachedAnswer, ReadCache } from './read-cache/store.ts';
+import type { KnownRestReads } from './read-cache/known-rest-reads.ts';
 import type { LiveHub } from '../live/hub.ts';
 
 /**
@@ -10,11 +10,11 @@ import type { LiveHub } from '../live/hub.ts';
  */
 export interface EdgeServices extends Services {
   rateLimiter: RateLimiter;
-  /** Published REST reads keyed by content generation (src/edge/read-cache.ts); absent when READ_CACHE_MB=0. */
+  /** Published REST reads keyed by content generation (src/edge/read-cache/store.ts); absent when READ_CACHE_MB=0. */
   readCache?: ReadCache;
   /** The URLs of published REST reads answered so far, for answering repeats before routing; with `readCache`. */
   knownRestReads?: KnownRestReads;
-  /** Content-read GraphQL results (src/graphql/read-cache.ts), same keys and budget; absent when READ_CACHE_MB=0. */
+  /** Content-read GraphQL results (src/graphql/plugins/result/use-read-cache.ts), same keys and budget; absent when READ_CACHE_MB=0. */
   graphqlReadCache?: ReadCache<CachedAnswer>;
   /** Live subscriptions of this replica (src/live); started by the first subscriber. */
   live: LiveHub;

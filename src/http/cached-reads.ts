@@ -1,10 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { holds } from '../abilities.ts';
-import { authenticateFromCache } from '../auth/authenticate.ts';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { rateKeyOf } from '../edge/pipeline.ts';
-import type { EdgeServices } from '../edge/services.ts';
+import { matchesIfNoneMatch } from '../edge/read-cache/etag.ts';
+import type { Pipeline } from '../edge/pipeline/index.ts';
 import { requestIdOf } from './request-id.ts';
 import type { ResponseObserver } from './response-observers.ts';
 
@@ -26,10 +23,10 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean
  * published read whose whole cost is a few dozen microseconds, the framework's per-request machinery
  * (request and reply objects, routing, the hook chain the operations plugins add) was most of the
  * cost (BENCHMARKS.md, "Cost of the operations plugins"); here the answer costs what the socket costs.
- * The GraphQL twin is src/graphql/cached-answers.ts.
+ * The GraphQL twin is src/graphql/server/cached-answers.ts.
  *
- * As strict as the full path, by construction:
- * - only a URL the route itself answered as a published read on this replica (src/edge/known-reads.ts),
+ * The pipeline's fast lane (src/edge/pipeline/index.ts), as strict as the full path by construction:
+ * - only a URL the route itself answered as a published read on this replica (src/edge/read-cache/known-rest-reads.ts),
  *   so the routing, query parsing and input checks are the ones it passed;
  * - authenticated from the same authentication cache the full path reads first (a replica that has
  *   to ask PostgreSQL hands the request on), holding the route's ability;
@@ -43,9 +40,9 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean
  * Anything else hands the request on: other methods, cross-origin requests (CORS), bodies, a body
  * the client would get compressed, a draining server, a URL not seen, a miss.
  */
-export function cachedReadAnswerer(services: EdgeServices, opts: CachedReadOptions): EarlyAnswer | undefined {
-  const { readCache, knownRestReads, rateLimiter } = services;
-  if (!readCache || !knownRestReads || !services.authCache) return undefined;
+export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions): EarlyAnswer | undefined {
+  const { rest: readCache, knownRest: knownRestReads } = pipeline.readCache;
+  if (!readCache || !knownRestReads || !pipeline.services.authCache) return undefined;
   return (req, res) => {
     const started = performance.now();
     if (req.method !== 'GET' || opts.draining()) return false;
@@ -56,13 +53,16 @@ export function cachedReadAnswerer(services: EdgeServices, opts: CachedReadOptio
     const shape = knownRestReads.find(projectHeader, req.url ?? '');
     if (!shape) return false;
     const requestId = requestIdOf(req);
-    const ctx = authenticateFromCache(services, { projectId: projectHeader, authorization: h.authorization }, requestId);
-    if (!ctx || ctx.actor.kind !== 'token' || !holds(ctx.actor.abilities, shape.ability)) return false;
+    // Stage 2 from memory: the authentication cache the full path reads first, holding the route's ability.
+    const ctx = pipeline.fast.admit({ projectId: projectHeader, authorization: h.authorization, requestId }, shape.ability);
+    if (!ctx) return false;
+    // Stage 4: the key the route computes, from this request's own generations.
     const key = readCache.restKey(ctx, shape.route, shape.path, shape.canonicalQuery, shape.collection);
     const read = key === null ? undefined : readCache.peek(key);
     if (!read) return false;
     if (h['accept-encoding'] !== undefined && read.json.length * 3 >= opts.compressionMinBytes && Buffer.byteLength(read.json) >= opts.compressionMinBytes) return false;
-    const rate = rateLimiter.tryConsume(rateKeyOf(ctx), 'default');
+    // Stage 3, last: only a point the full path would not have to take again.
+    const rate = pipeline.fast.budget(ctx);
     if (!rate) return false;
     readCache.countHit();
 

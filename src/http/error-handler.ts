@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { DataExceptionError, operationError } from '../edge/errors.ts';
+import { DataExceptionError } from '../edge/errors.ts';
+import { classify } from '../edge/pipeline/index.ts';
 
 /** Maps anything thrown to the one error body `{ message, errors? }`; unknown errors never leak. */
 export function toAppError(err: unknown): AppError | null {
-  const op = operationError(err);
+  const op = classify(err);
   if (op) return op;
   const fe = err as Partial<FastifyError> | undefined;
   switch (fe?.code) {
@@ -53,7 +54,7 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   if (app.retryAfter !== undefined) void reply.header('Retry-After', String(app.retryAfter));
   void reply.status(app.status);
   // The GraphQL endpoint answers in GraphQL's own shape even when the request is refused before
-  // Yoga sees it (body parsing, the input guard), with the same extensions as src/graphql/errors.ts.
+  // Yoga sees it (body parsing, the input guard), with the same extensions as src/graphql/plugins/result/mask-error.ts.
   if (req.routeOptions?.url === '/graphql') {
     void reply.send({
       errors: [{ message: app.message, extensions: { code: app.code, status: app.status, ...(app.errors ? { errors: app.errors } : {}) } }],

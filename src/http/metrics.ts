@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { EdgeServices } from '../edge/services.ts';
-import { drawAddressBudget } from '../edge/pipeline.ts';
+import { drawAddressBudget } from '../edge/pipeline/stages.ts';
 import { AppError } from '../errors.ts';
 import { metricsRegistryOf } from '../edge/metrics.ts';
 import type { ResponseObserver } from './response-observers.ts';

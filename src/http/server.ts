@@ -1,18 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EarlyListener } from './early-listener.ts';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import qs from 'qs';
-import { authorize, type Ctx } from '../context.ts';
-import { AppError, zodToAppError } from '../errors.ts';
+import { authorize } from '../context.ts';
+import { zodToAppError } from '../errors.ts';
 import type { EdgeServices } from '../edge/services.ts';
-import { admit, afterWrite, drawAddressBudget, type RequestCredentials } from '../edge/pipeline.ts';
-import { requestInputError } from '../edge/input-guard.ts';
+import { createPipeline, type Pipeline, type RequestCredentials } from '../edge/pipeline/index.ts';
 import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
 import { admitEndUser } from '../edge/enduser.ts';
 import { localFirstStartHeaders } from '../edge/local-headers.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
-import { mountGraphql } from '../graphql/yoga.ts';
+import { mountGraphql } from '../graphql/server/mount.ts';
 import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
 import { mountStaticAssets } from './static-assets.ts';
 import { requestIdOf } from './request-id.ts';
@@ -45,6 +44,9 @@ const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
  * requests over instead of listening itself. Without one (tests, benches) the app makes its own server.
  */
 export async function buildServer(services: EdgeServices, listener?: EarlyListener): Promise<FastifyInstance> {
+  // The request pipeline, assembled once (src/edge/pipeline/): this file is its REST adapter and
+  // src/graphql/server/ its GraphQL adapter; both early lanes take its stages too.
+  const pipeline = createPipeline(services);
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
   // Repeated cached published reads are answered before routing (src/http/cached-reads.ts); the
@@ -89,26 +91,26 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
 
   registerRequestBodies(app, services.config.BODY_LIMIT_BYTES);
 
-  // Every parsed request value is checked once, before authentication and before any operation:
+  // Stage 1, the guard: every parsed request value is checked once, before authentication and before any operation:
   // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
   // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
     // The raw path, not `routeOptions` (a getter that builds an object on every read).
-    const refused = requestInputError({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url });
+    const refused = pipeline.guard({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url });
     if (refused) throw refused;
   });
 
   // Upload routes live in their own scope so only they get the multipart parser.
   const scoped = new Set(multipartRoutes);
-  for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, services, route);
+  for (const route of allRoutes) if (!scoped.has(route)) registerRoute(app, pipeline, route);
   await app.register(async (scope) => {
     refuseJsonBodies(scope, 'multipart/form-data');
-    await mountMultipartRoutes(scope, services, registerRoute);
+    await mountMultipartRoutes(scope, services, (s, _services, route) => registerRoute(s, pipeline, route));
   });
-  await mountGraphql(app, services);
+  await mountGraphql(app, pipeline);
   mountStaticAssets(app);
-  early = cachedReadAnswerer(services, {
+  early = cachedReadAnswerer(pipeline, {
     observe,
     compressionMinBytes: services.config.COMPRESSION_MIN_BYTES,
     varyOrigin: corsVariesByOrigin(services.config.CORS_ORIGINS),
@@ -122,20 +124,11 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   return app;
 }
 
-/**
- * A request whose credentials fail (no such project, a wrong or revoked token) draws a point from its
- * address's budget before the refusal goes out, as on GraphQL: a token cannot be guessed at line rate.
- */
-async function admitRest(services: EdgeServices, creds: RequestCredentials & { ip: string }, bucket: RouteDef['bucket']): Promise<Ctx> {
-  try {
-    return await admit(services, creds, bucket);
-  } catch (err) {
-    if (err instanceof AppError && (err.code === 'UNAUTHENTICATED' || err.code === 'BAD_REQUEST')) await drawAddressBudget(services, creds.ip);
-    throw err;
-  }
-}
+const credentialsOf = (req: FastifyRequest): RequestCredentials => ({ projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id });
 
-function registerRoute(app: FastifyInstance, services: EdgeServices, route: RouteDef): void {
+/** The REST adapter of the pipeline: one route of the table, through stages 2-7 (stage 1 is the preValidation hook above). */
+function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef): void {
+  const { services } = pipeline;
   app.route({
     method: route.method,
     url: route.url,
@@ -147,10 +140,10 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         headers: req.headers,
         raw: req,
         reply,
-        readCache: services.readCache,
-        knownReads: services.knownRestReads,
+        readCache: pipeline.readCache.rest,
+        knownReads: pipeline.readCache.knownRest,
         localHeaders: () => localFirstStartHeaders(services.config, req),
-        admit: () => admitRest(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket),
+        admit: () => pipeline.admit(req, credentialsOf(req), route.bucket),
       };
       let result;
       if (route.auth === false && route.publicHandler) {
@@ -159,7 +152,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         const headers = { projectId: req.headers['project-id'], authorization: req.headers.authorization, userAgent: req.headers['user-agent'] };
         result = await route.endUserHandler(await admitEndUser(services, { ...headers, ip: req.ip, requestId: req.id }), input);
       } else {
-        const ctx = await admitRest(services, { projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id }, route.bucket);
+        const ctx = await pipeline.admit(req, credentialsOf(req), route.bucket);
         // The table's ability is checked before any body or path validation, so a caller lacking it
         // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
         if (route.ability) authorize(ctx, route.ability);
@@ -171,7 +164,7 @@ function registerRoute(app: FastifyInstance, services: EdgeServices, route: Rout
         try {
           result = await route.handler(ctx, input);
         } finally {
-          if (route.method !== 'GET') afterWrite(services, ctx);
+          if (route.method !== 'GET') pipeline.afterWrite(ctx);
         }
       }
       if (reply.sent) return reply;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { GRAPHIQL_ASSET_PREFIX, graphiqlAssets } from '../graphql/graphiql.ts';
+import { GRAPHIQL_ASSET_PREFIX, graphiqlAssets } from '../graphql/graphiql/page.ts';
 import { DOCS_ASSET_PREFIX, docsAssets } from '../rest/docs-assets.ts';
 
 /**

@@ -9,7 +9,7 @@ import { countEntries, getFirstEntry, listEntriesPage, listEntriesRange, openEnt
 import { firstString } from '../text.ts';
 import { isFlag, parseListQuery, parseReadOptions, parseTrashQuery } from './list-query.ts';
 import { laravelPage } from './paginator.ts';
-import { withPublishedEtag } from './published-read.ts';
+import { withPublishedEtag } from '../edge/read-cache/published-rest-read.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();

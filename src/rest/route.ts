@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { Ability } from '../abilities.ts';
 import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
-import type { ReadCache } from '../edge/read-cache.ts';
-import type { KnownRestReads } from '../edge/known-reads.ts';
+import type { ReadCache } from '../edge/read-cache/store.ts';
+import type { KnownRestReads } from '../edge/read-cache/known-rest-reads.ts';
 import type { LocalHeaders } from '../edge/local-headers.ts';
 import type { RouteResponse } from './openapi/components.ts';
 import type { EndUserCtx } from '../users/context.ts';
@@ -24,7 +24,7 @@ export interface RestInput {
   admit?: () => Promise<Ctx>;
   /** The first start's headers when this request may have them (src/edge/local-headers.ts), for the pages that offer them. */
   localHeaders?: () => Promise<LocalHeaders | undefined>;
-  /** The published-read cache of this process (src/edge/read-cache.ts); absent when switched off. */
+  /** The published-read cache of this process (src/edge/read-cache/store.ts); absent when switched off. */
   readCache?: ReadCache;
   /** Where published reads note their URLs for the early answer (src/http/cached-reads.ts); with `readCache`. */
   knownReads?: KnownRestReads;

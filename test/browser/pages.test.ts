@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
-import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql.ts';
+import { saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql/page.ts';
 import { allRoutes } from '../../src/rest/index.ts';
 import { buildOpenApi } from '../../src/rest/openapi.ts';
 import { hasChromium, launchOfflineChromium, type OfflineBrowser } from './chromium.ts';

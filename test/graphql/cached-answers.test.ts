@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
-import { regularMediaType } from '../../src/graphql/cached-answers.ts';
+import { regularMediaType } from '../../src/graphql/server/cached-answers.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const LIST = 'query Posts($perPage: Int) { posts(perPage: $perPage) { data { uuid title } } }';
 
 /**
- * Repeated published GraphQL reads are answered before Yoga (src/graphql/cached-answers.ts): the
+ * Repeated published GraphQL reads are answered before Yoga (src/graphql/server/cached-answers.ts): the
  * same bytes and headers as the full path, with authentication, rate budget, abilities, trusted
  * documents and invalidation as strict as there.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { matchesIfNoneMatch } from '../../src/edge/etag.ts';
+import { matchesIfNoneMatch } from '../../src/edge/read-cache/etag.ts';
 import { typedWorld, type TypedWorld } from './typed-world.ts';
 
 describe('ETag and 304 on published REST reads (PGlite)', () => {

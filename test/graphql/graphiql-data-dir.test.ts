@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { LOCAL_HEADERS_FILE } from '../../src/graphql/graphiql.ts';
+import { LOCAL_HEADERS_FILE } from '../../src/graphql/graphiql/page.ts';
 import { root } from '../cli/subprocess.ts';
 
 /**

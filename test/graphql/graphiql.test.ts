@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { LOCAL_HEADERS_FILE, saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql.ts';
+import { LOCAL_HEADERS_FILE, saveLocalGraphiqlHeaders } from '../../src/graphql/graphiql/page.ts';
 
 /**
  * Which headers GraphiQL starts with. The first start's real headers are offered only to a browser on

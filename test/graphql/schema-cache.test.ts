@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServices, type AppServices } from '../../src/services.ts';
 import { buildServer } from '../../src/http/server.ts';
-import { typedSchemaCacheOf } from '../../src/graphql/yoga.ts';
+import { typedSchemaCacheOf } from '../../src/graphql/server/mount.ts';
 import { announceSchemaRevision } from '../../src/collections/schema-effects.ts';
 import { REDIS_URL, createTestDatabase } from '../helpers/pg.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';

@@ -3,12 +3,12 @@ import { createClient, type Client } from 'graphql-sse';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts, authors, collection, field } from '../helpers/world.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
-import { rateKeyOf } from '../../src/edge/pipeline.ts';
+import { rateKeyOf } from '../../src/edge/pipeline/stages.ts';
 import { answer, transports, type Case, type Headers } from './transports.ts';
 
 /**
  * Every GraphQL policy against every transport (issue 27, "One policy for every GraphQL transport"):
- * the gate (src/graphql/gate.ts) refuses the same request with the same status and code whichever
+ * the gate (src/graphql/plugins/request/gate.ts) refuses the same request with the same status and code whichever
  * road it takes, and lets the same request through on all of them.
  */
 

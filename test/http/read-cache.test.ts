@@ -211,7 +211,7 @@ describe('GraphQL content-read cache (PostgreSQL)', () => {
 
 describe('read cache memory', () => {
   it('releases waiting requests when the one computing a key never reports', async () => {
-    const { ReadCache } = await import('../../src/edge/read-cache.ts');
+    const { ReadCache } = await import('../../src/edge/read-cache/store.ts');
     vi.useFakeTimers();
     try {
       const cache = new ReadCache(1_048_576);
@@ -228,10 +228,10 @@ describe('read cache memory', () => {
   });
 
   it('drops a project\u2019s older generations when a newer one is stored, and never stores an older one', async () => {
-    const { ReadCache } = await import('../../src/edge/read-cache.ts');
+    const { ReadCache } = await import('../../src/edge/read-cache/store.ts');
     const cache = new ReadCache(1_048_576);
     const read = { json: '{}', etag: 'W/"x"' };
-    // Layout: project|scope|generations|schema revision|settings|parts (src/edge/read-cache.ts).
+    // Layout: project|scope|generations|schema revision|settings|parts (src/edge/read-cache/store.ts).
     cache.set('1|*|5|1|0|a', read);
     cache.set('1|*|5|1|0|b', read);
     cache.set('2|*|9|1|0|a', read);
@@ -246,7 +246,7 @@ describe('read cache memory', () => {
   });
 
   it('keeps generations per collection scope: a newer one drops only its own scope', async () => {
-    const { ReadCache } = await import('../../src/edge/read-cache.ts');
+    const { ReadCache } = await import('../../src/edge/read-cache/store.ts');
     const cache = new ReadCache(1_048_576);
     const read = { json: '{}', etag: 'W/"x"' };
     cache.set('1|c1p|5|1|0|a', read);

@@ -6,7 +6,7 @@ import type { LiveRenderer } from '../../live/group.ts';
 import type { OutboxChange } from '../../live/stream.ts';
 import type { LiveSubscription, Rendition } from '../../live/subscription.ts';
 import type { GraphQLContext } from '../context.ts';
-import { maskError } from '../errors.ts';
+import { maskError } from '../plugins/result/mask-error.ts';
 
 /**
  * graphql's CommonJS build, the one the schema's types come from (Pothos and Yoga load it by Node's

@@ -3,8 +3,8 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { createHandler } from 'graphql-sse/lib/use/fetch';
 import { TOKEN_HEADER_KEY, TOKEN_QUERY_KEY, type RequestParams, type Response as SseResponse } from 'graphql-sse';
-import { maskError, type GraphQLLogger } from '../errors.ts';
-import { clientErrors, refusalStatus } from '../http-statuses.ts';
+import { maskError, type GraphQLLogger } from '../plugins/result/mask-error.ts';
+import { clientErrors, refusalStatus } from '../plugins/result/use-http-statuses.ts';
 
 /**
  * `/graphql/stream`: GraphQL over SSE in graphql-sse's protocol, both its modes. Single connection:
@@ -14,7 +14,7 @@ import { clientErrors, refusalStatus } from '../http-statuses.ts';
  * operation and its own stream.
  *
  * graphql-sse runs the protocol; every operation runs through `yoga.getResultForParams`, the very
- * pipeline of `/graphql` after its request parsing: the gate (src/graphql/gate.ts: credentials,
+ * pipeline of `/graphql` after its request parsing: the gate (src/graphql/plugins/request/gate.ts: credentials,
  * budgets, trusted documents and persisted queries, document limits), validation, depth and cost,
  * then the resolvers with their abilities. An operation refused before it runs (no data) is answered
  * as `/graphql` answers it, `{ errors: [{ message, extensions: { code } }] }` with the error's status;

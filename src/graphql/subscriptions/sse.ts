@@ -14,7 +14,7 @@ import type { GraphQLContext } from '../context.ts';
  * - a final `next` carrying the error when the token is revoked or loses `read`;
  * - heartbeats (`:` comments) every LIVE_HEARTBEAT_MS, which also surface a dead connection.
  *
- * The hub pushes each member's events to the response (src/graphql/yoga.ts sends `liveBodyOf` as the
+ * The hub pushes each member's events to the response (src/graphql/server/respond.ts sends `liveBodyOf` as the
  * body): one frame per event, encoded once per group and written to every member as the same Buffer,
  * with no per-event promise, web stream or JSON work per subscriber. While the socket does not take
  * more, events wait in the member's bounded queue (LIVE_MAX_QUEUE, LIVE_MAX_QUEUE_BYTES), and past it

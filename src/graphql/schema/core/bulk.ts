@@ -2,7 +2,7 @@ import { builder } from '../shared/builder.ts';
 import type { GraphQLContext } from '../../context.ts';
 import { EntryType } from './entry/types.ts';
 import type { Ctx } from '../../../context.ts';
-import { drawBudget } from '../../../edge/pipeline.ts';
+import { drawBudget } from '../../../edge/pipeline/stages.ts';
 import {
   bulkCreateEntries,
   bulkDeleteEntries,

@@ -1,5 +1,5 @@
 import { Kind, valueFromASTUntyped, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { ReadDependency } from '../../../edge/read-cache.ts';
+import type { ReadDependency } from '../../../edge/read-cache/store.ts';
 
 /**
  * Query fields whose answers depend only on the project's content (entries, their versions, assets,

@@ -18,7 +18,7 @@ export type TypedBuilder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.Ext
  * added whole (plugin-add-graphql): its types keep their resolvers and its Query/Mutation fields
  * sit beside the generated ones, so one schema answers both the generic and the typed operations.
  * Cost annotations are plain `extensions.complexity` on the few fields that need one (read by
- * src/graphql/limits.ts with @pothos/plugin-complexity's calculator): running the complexity plugin
+ * src/graphql/plugins/validation/use-query-limits.ts with @pothos/plugin-complexity's calculator): running the complexity plugin
  * over every field would cost a build ~10 % for defaults the calculator applies anyway.
  */
 export function newTypedBuilder(core: GraphQLSchema): TypedBuilder {

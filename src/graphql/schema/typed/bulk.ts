@@ -9,7 +9,7 @@ import {
 } from '../../../entries/operations/bulk.ts';
 import { MAX_DELETE_UUIDS, MAX_WRITE_ITEMS } from '../../../entries/operations/bulk-input.ts';
 import type { Ctx } from '../../../context.ts';
-import { drawBudget } from '../../../edge/pipeline.ts';
+import { drawBudget } from '../../../edge/pipeline/stages.ts';
 import type { GraphQLContext } from '../../context.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import { toWriteData } from './convert.ts';

@@ -12,7 +12,7 @@ import { EntryPageType, stateDescription } from './types.ts';
 builder.queryFields((t) => ({
   entries: t.field({
     nullable: true,
-    // The page's selection is paid once per entry it can hold (src/graphql/limits.ts), as typed lists are.
+    // The page's selection is paid once per entry it can hold (src/graphql/plugins/validation/use-query-limits.ts), as typed lists are.
     extensions: {
       ability: 'read',
       ...collectionRead({ argument: 'collection' }),

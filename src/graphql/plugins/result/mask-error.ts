@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { operationError } from '../edge/errors.ts';
+import { classify } from '../../../edge/pipeline/index.ts';
 
 /**
  * The GraphQL side of the one error mapping: AppErrors keep their message and field map, and carry
@@ -9,7 +9,7 @@ import { operationError } from '../edge/errors.ts';
 export function maskError(error: unknown, message: string): GraphQLError {
   // Duck-typed: graphql can be loaded twice (ESM and CJS builds), so instanceof GraphQLError lies.
   const original = unwrap(error);
-  const app = operationError(original);
+  const app = classify(original);
   if (app) {
     const gqlError = isGraphQLErrorLike(error) ? error : undefined;
     return new GraphQLError(app.message, {
@@ -30,7 +30,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
   // A variable the schema cannot coerce (a string for an Int inside an input object, a bad DateTime)
   // is the client's mistake: graphql-js wraps the scalar's own error, which is not ours to mask.
   if (isVariableCoercion(error)) {
-    // Without a cause or class: src/graphql/http-statuses.ts gives it BAD_REQUEST and the spec's status.
+    // Without a cause or class: src/graphql/plugins/result/use-http-statuses.ts gives it BAD_REQUEST and the spec's status.
     return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions });
   }
   return new GraphQLError(message, {
@@ -76,7 +76,7 @@ export function graphqlLogger(log: Logger): GraphQLLogger {
     info: (...args) => write('info', args),
     warn: (...args) => write('warn', args),
     error: (...args) => {
-      const app = args.length === 1 ? operationError(unwrap(args[0])) : null;
+      const app = args.length === 1 ? classify(unwrap(args[0])) : null;
       if (app && app.status < 500) {
         log.debug({ code: app.code, status: app.status, message: app.message }, 'graphql client error');
         return;

@@ -24,7 +24,7 @@ import {
  * or not (docs/graphql.md, "Limits"): size in tokens and bracket nesting at parse time, aliases,
  * directives and introspection at validation. A refused document costs a linear scan and a parse at
  * most, never a schema walk or a database query. Depth and list fan-out (cost) are measured after
- * validation in src/graphql/limits.ts, where variables are known.
+ * validation in ./use-query-limits.ts, where variables are known.
  */
 
 export interface DocumentLimitOptions {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { Kind, getOperationAST, visit, type DocumentNode } from 'graphql';
+import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
-import { cacheableOperation } from './schema/shared/content-read.ts';
+import { matchesIfNoneMatch } from '../../../edge/read-cache/etag.ts';
+import { asksForDraft, graphqlEtag } from '../../../edge/read-cache/graphql-etag.ts';
+import { cacheableOperation } from '../../schema/shared/content-read.ts';
 
 /**
  * Conditional GETs for published GraphQL reads, as REST answers them (docs/graphql.md, "HTTP
@@ -25,25 +25,6 @@ interface IncomingRequest {
   method: string;
   headers: Record<string, string | string[] | undefined>;
 }
-
-const TAG_VERSION = 'g1';
-
-// The whole document is walked, so a draft asked for inside a fragment counts too.
-export function asksForDraft(document: DocumentNode, variables: Record<string, unknown> | undefined): boolean {
-  let draft = false;
-  visit(document, {
-    Argument(node) {
-      if (node.name.value !== 'state') return;
-      const v = node.value;
-      const value = v.kind === Kind.VARIABLE ? variables?.[v.name.value] : v.kind === Kind.ENUM || v.kind === Kind.STRING ? v.value : undefined;
-      if (value === 'draft') draft = true;
-    },
-  });
-  return draft;
-}
-
-/** The weak ETag of a GraphQL answer's body (the cached-answer fast path tags with the same digest). */
-export const graphqlEtag = (body: string): string => `W/"${createHash('sha1').update(TAG_VERSION).update('\n').update(body).digest('base64url')}"`;
 
 export function createConditionalGets(): ConditionalGets {
   const taggable = new WeakSet<IncomingRequest>();

@@ -1,14 +1,13 @@
-import type { Ctx } from '../context.ts';
-import { authenticate } from '../auth/authenticate.ts';
-import { clientKey } from './client-key.ts';
-import type { EdgeServices } from './services.ts';
-import type { RateBucket } from './rate-limit.ts';
+import type { Ctx } from '../../context.ts';
+import { authenticate, isAuthError } from '../../auth/authenticate.ts';
+import { clientKey } from '../client-key.ts';
+import type { EdgeServices } from '../services.ts';
+import type { RateBucket } from '../rate-limit.ts';
 
 /**
- * The per-request steps both surfaces share, in order: authenticate (project header, bearer token),
- * draw from the rate budget, and after a write, drop this replica's cached authentication so the
- * caller's next read sees it. REST (src/http/server.ts) and GraphQL (src/graphql/yoga.ts) call these
- * and nothing else of each other's; the read cache and error mapping sit beside them in src/edge/.
+ * The budget and credential stages of the request pipeline, as functions: src/edge/pipeline/index.ts
+ * puts them in order once, and the surfaces reach them through that assembly. A resolver or route
+ * that costs more than one point draws another with `drawBudget`.
  */
 
 export interface RequestCredentials {
@@ -26,9 +25,21 @@ export interface RequestCredentials {
 export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): string =>
   ctx.actor.kind === 'token' ? `t:${ctx.project.uuid}:${ctx.actor.tokenId}` : `ip:${ip}`;
 
-/** Authenticates a request and takes one point from its `bucket`; throws 400/401/429 AppErrors. */
+/**
+ * Authenticates a request and takes one point from its `bucket`; throws 400/401/429 AppErrors. A
+ * request whose credentials are refused (no or unknown project, a missing, wrong, expired or revoked
+ * token: 400/401) first pays one point from its address's budget, so a token cannot be guessed at
+ * line rate; a spent address budget then answers 429 instead. The token's own budget refusing is not
+ * a credential failure and costs the address nothing.
+ */
 export async function admit(services: EdgeServices, creds: RequestCredentials, bucket: RateBucket = 'default'): Promise<Ctx> {
-  const ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization }, creds.requestId);
+  let ctx: Ctx;
+  try {
+    ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization }, creds.requestId);
+  } catch (err) {
+    if (isAuthError(err)) await drawAddressBudget(services, creds.ip);
+    throw err;
+  }
   await drawBudget(services, ctx, bucket, creds.ip, creds.requestId);
   return ctx;
 }

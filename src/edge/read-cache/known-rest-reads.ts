@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Ability } from '../abilities.ts';
+import type { Ability } from '../../abilities.ts';
 
 /** What the full path worked out about a published read's URL: enough to name its cache key again. */
 export interface RestReadShape {
@@ -11,7 +11,7 @@ export interface RestReadShape {
   ability: Ability;
   /** The path part of the URL, as the key names it. */
   path: string;
-  /** The query string as the router parsed it, in canonical form (src/edge/read-cache.ts). */
+  /** The query string as the router parsed it, in canonical form (src/edge/read-cache/store.ts). */
   canonicalQuery: string;
   /** The collection whose published generation keys the read. */
   collection?: string;

@@ -1,8 +1,29 @@
 import { createHash } from 'node:crypto';
-import type { RestInput, RestResult } from './route.ts';
-import type { Ctx } from '../context.ts';
-import { canonical, type CachedRead } from '../edge/read-cache.ts';
-import { matchesIfNoneMatch } from '../edge/etag.ts';
+import type { Ctx } from '../../context.ts';
+import { canonical, type CachedRead, type ReadCache } from './store.ts';
+import type { KnownRestReads } from './known-rest-reads.ts';
+import { matchesIfNoneMatch } from './etag.ts';
+
+/**
+ * What the read-cache stage reads of a REST request: the route table's `RestInput` (src/rest/route.ts)
+ * is one. Written out here so this folder knows no surface: the REST adapter hands its input over.
+ */
+export interface PublishedReadInput {
+  params: Record<string, string | undefined>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  raw: { url: string; method: string; routeOptions: { url?: string } };
+  readCache?: ReadCache;
+  knownReads?: KnownRestReads;
+}
+
+/** The route's answer, as the route table's `RestResult` has it. */
+export interface PublishedReadResult {
+  status?: number;
+  body?: unknown;
+  json?: string;
+  headers?: Record<string, string>;
+}
 
 /**
  * Conditional GETs for published reads (docs/graphql.md, "HTTP caching"). A published read only
@@ -40,7 +61,7 @@ export function publishedEtag(body: unknown, query: Record<string, unknown>, jso
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
  * proxies revalidate every time), or 304 without a body when the client already holds it.
  */
-function conditional(input: Pick<RestInput, 'headers'>, read: CachedRead, cache: 'HIT' | 'MISS' | null): RestResult {
+function conditional(input: Pick<PublishedReadInput, 'headers'>, read: CachedRead, cache: 'HIT' | 'MISS' | null): PublishedReadResult {
   const headers: Record<string, string> = { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
   // Like a CDN's: tells operators (and the tests) whether the read cache answered.
   if (cache) headers['X-Cache'] = cache;
@@ -54,14 +75,14 @@ export const isPublishedRead = (query: Record<string, unknown>): boolean => {
   return state !== 'draft';
 };
 
-type Handler = (ctx: Ctx, input: RestInput) => Promise<RestResult>;
+type Handler<I extends PublishedReadInput, R extends PublishedReadResult> = (ctx: Ctx, input: I) => Promise<R>;
 
 /**
  * Wraps a read route: its published answers get an ETag, become 304 when the client holds them,
- * and are served from the read cache (src/edge/read-cache.ts) while nothing a published read of the
+ * and are served from the read cache (src/edge/read-cache/store.ts) while nothing a published read of the
  * route's collection shows has changed. `route` names the route in cache keys.
  */
-export function withPublishedEtag(route: string, handler: Handler): Handler {
+export function withPublishedEtag<I extends PublishedReadInput, R extends PublishedReadResult>(route: string, handler: Handler<I, R>): Handler<I, R | PublishedReadResult> {
   return async (ctx, input) => {
     if (!isPublishedRead(input.query)) return handler(ctx, input);
     const cache = input.readCache;
@@ -101,7 +122,7 @@ export function withPublishedEtag(route: string, handler: Handler): Handler {
 }
 
 /** A 200 with a body, serialised once with its tag; anything else (404, 304 inputs...) passes as is. */
-function cacheable(result: RestResult, input: RestInput): CachedRead | undefined {
+function cacheable(result: PublishedReadResult, input: PublishedReadInput): CachedRead | undefined {
   if ((result.status ?? 200) !== 200 || result.body === undefined) return undefined;
   const json = JSON.stringify(result.body);
   return { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
-import type { EdgeServices } from '../edge/services.ts';
-import { metricsRegistryOf } from '../edge/metrics.ts';
+import type { EdgeServices } from '../../../edge/services.ts';
+import { metricsRegistryOf } from '../../../edge/metrics.ts';
 
 /**
  * GraphQL operations in the server's /metrics: a counter and a latency histogram by operation type

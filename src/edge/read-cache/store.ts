@@ -114,7 +114,7 @@ export class ReadCache<V extends object = CachedRead> {
     return this.restKey(ctx, route, path, canonical(query), collection);
   }
 
-  /** `restKeyFor` with the query already in canonical form (src/edge/known-reads.ts keeps it so). */
+  /** `restKeyFor` with the query already in canonical form (src/edge/read-cache/known-rest-reads.ts keeps it so). */
   restKey(ctx: CacheScope, route: string, path: string, canonicalQuery: string, collection?: string): string | null {
     const parts = [route, path, canonicalQuery];
     return collection === undefined ? this.keyFor(ctx, ...parts) : this.keyForReads(ctx, [{ collection, state: 'published' }], ...parts);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { localFirstStartHeaders, type LocalHeadersSettings } from '../edge/local-headers.ts';
+import { localFirstStartHeaders, type LocalHeadersSettings } from '../../edge/local-headers.ts';
 
 /**
  * GraphiQL served entirely by this server. Yoga's default page pulls its code from unpkg, so with no
@@ -119,7 +119,7 @@ export async function renderGraphiqlPage(options: GraphiQLOptions): Promise<stri
 // ---------------------------------------------------------------------------------------------
 // The first start's headers: the rule lives in src/edge/local-headers.ts, shared with /api/docs.
 
-export { LOCAL_HEADERS_FILE, saveLocalHeaders as saveLocalGraphiqlHeaders } from '../edge/local-headers.ts';
+export { LOCAL_HEADERS_FILE, saveLocalHeaders as saveLocalGraphiqlHeaders } from '../../edge/local-headers.ts';
 
 const PLACEHOLDER_HEADERS = { 'project-id': '<project uuid>', Authorization: 'Bearer <token>' };
 

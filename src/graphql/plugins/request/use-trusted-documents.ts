@@ -1,6 +1,9 @@
-import { createGraphQLError } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { sha256Hex, trustedDocument, trustedDocumentsEnforced, type ManifestScope } from '../persisted/operations.ts';
+import { manifestScopeOf, sha256Hex, trustedDocument, trustedDocumentsEnforced, type ManifestScope } from '../../../persisted/operations.ts';
+import { checkDocumentSize } from '../validation/use-document-limits.ts';
+import { gateError } from './gate.ts';
+import type { Callers } from './use-credentials.ts';
 
 /** What the document step reads of a request's GraphQL parameters. */
 export interface DocumentParams {
@@ -8,14 +11,14 @@ export interface DocumentParams {
   extensions?: unknown;
 }
 
-/** Where hashes of automatic persisted queries are looked up and registered (src/graphql/apq-store.ts). */
+/** Where hashes of automatic persisted queries are looked up and registered (./apq-store.ts). */
 export interface PersistedQueries {
   get(hash: string): string | null | undefined | Promise<string | null | undefined>;
   set?(hash: string, query: string): unknown;
 }
 
 const refusal = (message: string, code: string, status: number): GraphQLError =>
-  // spec: false, so the status holds under application/json too (src/graphql/http-statuses.ts).
+  // spec: false, so the status holds under application/json too (src/graphql/plugins/result/use-http-statuses.ts).
   createGraphQLError(message, { extensions: { code, http: { status, spec: false } } });
 
 const ONLY_TRUSTED = 'This project runs only its trusted documents: send a registered document or its sha256 hash.';
@@ -27,7 +30,7 @@ export function persistedHashOf(extensions: unknown): string | undefined {
 }
 
 /**
- * The document a request runs, the trusted-documents step of the gate (src/graphql/gate.ts), the same
+ * The document a request runs, the trusted-documents step of the gate (./gate.ts), the same
  * for every transport and for the cached-answer lane:
  * - a project that enforces its manifest (docs/graphql.md, "Trusted documents") runs only a
  *   registered document, named by its hash (the APQ shape) or sent as its exact text. Anything else
@@ -65,4 +68,26 @@ export async function documentOf(scope: ManifestScope | null, params: DocumentPa
   const known = await apq.get(hash);
   if (known === null || known === undefined) throw refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 404);
   return known;
+}
+
+/**
+ * Gate step 3 as a Yoga plugin: the text the caller (use-credentials.ts) may run replaces the
+ * request's parameters, and is measured before anything else is done with it, so a refused document
+ * costs a bounded scan. Without a text (none sent, or not a string), Yoga's parameter check answers.
+ */
+export function useTrustedDocuments(opts: { callers: Callers; apq: PersistedQueries; maxTokens: number }): Plugin {
+  const { callers, apq, maxTokens } = opts;
+  return {
+    async onParams({ request, params, setParams }) {
+      try {
+        const caller = callers.get(request);
+        const query = await documentOf(caller?.ctx ? manifestScopeOf(caller.ctx) : (caller?.scope ?? null), params, apq);
+        if (query === undefined) return;
+        if (query !== params.query) setParams({ ...params, query });
+        checkDocumentSize(query, maxTokens);
+      } catch (err) {
+        throw gateError(err);
+      }
+    },
+  };
 }
