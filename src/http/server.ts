@@ -36,8 +36,11 @@ export function parseQuery(str: string): Record<string, unknown> {
   return qs.parse(str, { depth: 8, arrayLimit: 100, parameterLimit: 500, plainObjects: true, allowPrototypes: false, strictDepth: false }) as Record<string, unknown>;
 }
 
-/** The GraphQL endpoint's path as requested (trailing slash allowed, as the router allows it). */
-const GRAPHQL_PATH = /^\/graphql\/?(?:\?|$)/;
+/**
+ * The GraphQL endpoints' paths as requested (trailing slash allowed, as the router allows it): on both,
+ * `query` is a GraphQL document, so a NUL in it makes the request malformed (400), on every transport.
+ */
+const GRAPHQL_PATH = /^\/graphql(?:\/stream)?\/?(?:\?|$)/;
 
 /**
  * `listener`: a port the process bound before loading this module (src/main.ts); the app takes its

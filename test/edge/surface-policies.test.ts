@@ -225,11 +225,6 @@ describe('one pipeline for every surface and transport', () => {
           per: {
             'REST GET /api/posts': { status: 422 },
             'REST early lane': { status: 422 },
-            // The guard reads `query` as a GraphQL document on /graphql only; on /graphql/stream it is a
-            // field value like any other (as before the pipeline was assembled once: unchanged here).
-            'GraphQL POST /graphql/stream': { status: 422 },
-            'GraphQL GET /graphql/stream': { status: 422 },
-            'GraphQL subscription over /graphql/stream': { status: 422 },
             // The guard refused the text when it was registered, so its hash names nothing.
             'GraphQL persisted query (APQ hash) on /graphql': { status: 404, code: 'PERSISTED_QUERY_NOT_FOUND' },
             'GraphQL persisted query (APQ hash) on /graphql/stream': { status: 404, code: 'PERSISTED_QUERY_NOT_FOUND' },
