@@ -42,7 +42,7 @@ export function decimalNumber(s: string): number {
  * is copied or assigned key by key, and parsers disagree about it (JSON.parse keeps it as data, the
  * query-string parser drops it). Refused at the edge in every request value (src/edge/input-guard.ts).
  * `constructor` and `prototype` stay ordinary keys: they are valid field names with stored data, and
- * every lookup of a name in request or entry data is of an own key (test/content/own-keys.test.ts),
+ * every lookup of a name in request or entry data is of an own key (test/entries/own-keys.test.ts),
  * so they never reach what objects inherit.
  */
 export function isReservedKey(key: string): boolean {

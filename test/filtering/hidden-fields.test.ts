@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { SECRET_V1, secretData, visibilityWorld } from '../content/visibility-fixture.ts';
+import { SECRET_V1, secretData, visibilityWorld } from '../entries/visibility-fixture.ts';
 
 /**
  * Issue 14 §2 and §4: hidden and password fields are unknown to `where` and `sort` (a filter on them

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { contentProject } from '../content/helpers.ts';
+import { contentProject } from '../entries/helpers.ts';
 import { MAX_INLINED_TARGETS } from '../../src/filtering/compile.ts';
 
 /**

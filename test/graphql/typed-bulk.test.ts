@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { bulkProject, type BulkProject } from '../bulk/helpers.ts';
+import { bulkProject, type BulkProject } from '../entries/bulk/helpers.ts';
 
 const CREATE = `mutation($items: [PostBulkCreateItem!]!) {
   bulkCreatePosts(items: $items) { message data { uuid locale state title views publishedVersionNumber isDraftDirty author { name } createdAt } }

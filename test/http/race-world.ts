@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { expect } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { contentProject } from '../content/helpers.ts';
+import { contentProject } from '../entries/helpers.ts';
 import { upload, PNG } from '../assets/helpers.ts';
 
 /**

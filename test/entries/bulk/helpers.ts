@@ -1,5 +1,5 @@
-import type { TestApp } from '../helpers/app.ts';
-import { world, authors, collection, field } from '../helpers/world.ts';
+import type { TestApp } from '../../helpers/app.ts';
+import { world, authors, collection, field } from '../../helpers/world.ts';
 
 export const BULK_URL = (slug: string) => `/api/bulk/${slug}/entries`;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { countQueries } from '../helpers/sql-count.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { countQueries } from '../../helpers/sql-count.ts';
+import { createCollection } from '../../helpers/fixtures.ts';
 import { bulkProject, type BulkProject } from './helpers.ts';
 
 /**

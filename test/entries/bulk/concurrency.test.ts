@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { bulkProject, postItems, type BulkProject } from './helpers.ts';
 
 /** Overlapping bulk writes queue on row locks taken in id order: no deadlock, no gap, no double winner. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createCollection } from '../helpers/fixtures.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createCollection } from '../../helpers/fixtures.ts';
 import { bulkProject, postItems, type BulkProject } from './helpers.ts';
 
 for (const embedded of [false, true]) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import { startTestApp, type TestApp, type TestProject } from '../../helpers/app.ts';
 import { createAsset, createEntry, entryRow, patchEntry, setupCollections } from './helpers.ts';
 
 describe('revert, labels and diff', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { BULK_URL, bulkProject, postItems, type BulkProject } from './helpers.ts';
 
 describe('bulk delete', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { countQueries } from '../helpers/sql-count.ts';
-import { contentProject } from '../content/helpers.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { countQueries } from '../../helpers/sql-count.ts';
+import { contentProject } from '../helpers.ts';
 
 /**
  * A publish is one writing statement after the entry's read (src/entries/operations/publish-without-lock.ts),

@@ -1,5 +1,5 @@
-import type { TestApp, TestProject } from '../helpers/app.ts';
-import { world, posts, authors, field } from '../helpers/world.ts';
+import type { TestApp, TestProject } from '../../helpers/app.ts';
+import { world, posts, authors, field } from '../../helpers/world.ts';
 
 export interface Setup {
   slug: string;

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.ts';
-import { openPostgres } from '../../src/db/client.ts';
-import { createProject } from '../../src/projects/operations.ts';
-import { issueToken } from '../../src/auth/tokens.ts';
-import { createCollection } from '../helpers/fixtures.ts';
-import { createTestDatabase, TEST_JWT_KEYS } from '../helpers/pg.ts';
+import type { Database } from '../../../src/db/client.ts';
+import { openPostgres } from '../../../src/db/client.ts';
+import { createProject } from '../../../src/projects/operations.ts';
+import { issueToken } from '../../../src/auth/tokens.ts';
+import { createCollection } from '../../helpers/fixtures.ts';
+import { createTestDatabase, TEST_JWT_KEYS } from '../../helpers/pg.ts';
 
 /**
  * Publishes, reverts and draft edits of ONE entry arriving at once through TWO server processes that

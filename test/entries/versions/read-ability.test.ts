@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
-import { SECRET_V1, secretData, visibilityWorld } from '../content/visibility-fixture.ts';
+import { startTestApp, type TestApp, type TestProject } from '../../helpers/app.ts';
+import { SECRET_V1, secretData, visibilityWorld } from '../visibility-fixture.ts';
 
 interface GqlError {
   path?: Array<string | number>;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { bulkProject, type BulkProject } from './helpers.ts';
 
 /** Statements sent to PostgreSQL through any pg client of this process while `fn` runs. */
