@@ -16,7 +16,7 @@
  * The kernel imports only the kernel and src/db: domains depend on it, never the reverse. A domain that
  * hands every request a runtime of its own (webhooks, mailer, authentication cache, token usage,
  * trusted-document memory) adds it to `Services` from its own module (`declare module '../context.ts'`).
- * Between domains, imports go one way:
+ * Between domains, imports go one way (the full table is DOMAIN_USES below):
  *   writers ──→ src/events ←── readers   (src/events imports no domain; the composition root registers
  *                                         its in-process readers in Services)
  *   src/webhooks (administration) ──→ src/delivery (its URL rule and options only; the runtime
@@ -32,8 +32,41 @@ const DOMAINS = 'src/(assets|auth|collections|delivery|entries|events|filtering|
 const SURFACES = 'src/(http|rest|graphql)/';
 const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$';
 
+
+/**
+ * Which domain may use which: the domain-to-domain layer, written down. Anything not listed is refused,
+ * so a new edge between domains is a reviewed change of this table (and can never close a folder cycle
+ * unnoticed: `scripts/folder-cycles.mjs` checks the collapsed graph too).
+ *   events, collections, assets, auth, projects: the ground floor, they use no other domain.
+ */
+const DOMAIN_USES = {
+  assets: [],
+  auth: [],
+  collections: [],
+  events: [],
+  projects: [],
+  filtering: ['collections'],
+  entries: ['assets', 'collections', 'events', 'filtering'],
+  delivery: ['events'],
+  webhooks: ['delivery', 'events'],
+  users: ['events', 'auth'],
+  live: ['collections', 'entries', 'events', 'filtering'],
+  persisted: ['projects'],
+  'project-model': ['assets', 'collections', 'entries', 'persisted', 'projects', 'webhooks'],
+  seed: ['auth', 'collections', 'entries', 'projects'],
+};
+const DOMAIN_NAMES = Object.keys(DOMAIN_USES);
+const domainRules = DOMAIN_NAMES.map((name) => ({
+  name: `domain-${name}-uses-only-${DOMAIN_USES[name].join('-') || 'the-kernel'}`,
+  severity: 'error',
+  comment: `src/${name}/ may import these domains only: ${DOMAIN_USES[name].join(', ') || 'none'} (DOMAIN_USES).`,
+  from: { path: `^src/${name}/` },
+  to: { path: `^src/(${DOMAIN_NAMES.filter((d) => d !== name && !DOMAIN_USES[name].includes(d)).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...domainRules,
     { name: 'no-circular', severity: 'error', comment: 'No import cycles in src/.', from: { path: '^src/' }, to: { circular: true } },
     {
       name: 'domains-know-no-surface',
