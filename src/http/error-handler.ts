@@ -53,9 +53,10 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   }
   if (app.retryAfter !== undefined) void reply.header('Retry-After', String(app.retryAfter));
   void reply.status(app.status);
-  // The GraphQL endpoint answers in GraphQL's own shape even when the request is refused before
+  // The GraphQL endpoints (/graphql and /graphql/stream, whose protocol answers a refused request with
+  // a GraphQL `errors` body too) answer in GraphQL's own shape even when the request is refused before
   // Yoga sees it (body parsing, the input guard), with the same extensions as src/graphql/plugins/result/mask-error.ts.
-  if (req.routeOptions?.url === '/graphql') {
+  if (req.routeOptions?.url === '/graphql' || req.routeOptions?.url === '/graphql/stream') {
     void reply.send({
       errors: [{ message: app.message, extensions: { code: app.code, status: app.status, ...(app.errors ? { errors: app.errors } : {}) } }],
     });
