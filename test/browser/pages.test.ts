@@ -45,12 +45,35 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     return raw ? (JSON.parse(raw) as { tabs: Array<{ query: string | null; headers: string | null }> }).tabs : [];
   }
 
+  /**
+   * Replaces the query editor's text and waits until GraphiQL has taken it (the tab's stored text moves;
+   * its change handling is debounced). On a loaded machine Monaco may not have focus yet when the keys
+   * arrive, so the text is typed again, idempotently, until the tab shows it.
+   */
+  async function replaceQuery(page: Page, editor: ReturnType<Page['locator']>, text: string, tab: number): Promise<void> {
+    const marker = text.slice(0, text.indexOf('{')).trim();
+    const stored = async () => (await tabs(page))[tab]?.query ?? '';
+    await expect
+      .poll(
+        async () => {
+          if (!(await stored()).includes(marker)) {
+            await editor.click();
+            await page.keyboard.press('ControlOrMeta+A');
+            await page.keyboard.insertText(text);
+          }
+          return stored();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toContain(marker);
+  }
+
   it('GraphiQL renders, opens on the example query with the first start headers, and runs a typed query', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/graphql`);
     const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
     await queryEditor.waitFor({ state: 'visible' });
-    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('query Project');
+    await expect.poll(async () => (await tabs(page))[0]?.query ?? '', { timeout: 30_000 }).toContain('query Project');
     const [first] = await tabs(page);
     expect(JSON.parse(first.headers ?? '{}')).toEqual({ 'project-id': p.uuid, Authorization: `Bearer ${p.token}` });
     await browser.screenshot(page, 'graphiql-opened');
@@ -61,10 +84,7 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     expect(JSON.parse((await tabs(page))[1].headers ?? '{}')).toEqual({ 'project-id': p.uuid, Authorization: `Bearer ${p.token}` });
 
     // Type a query against the project's typed schema (posts) and run it.
-    await queryEditor.click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.insertText('query Posts { posts { data { title } } }');
-    await expect.poll(async () => (await tabs(page))[1]?.query ?? '').toContain('query Posts');
+    await replaceQuery(page, queryEditor, 'query Posts { posts { data { title } } }', 1);
     await page.locator('.graphiql-execute-button').click();
     // Monaco draws spaces as non-breaking ones.
     const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
@@ -84,14 +104,11 @@ describe.skipIf(!hasChromium)('browser pages with no internet', () => {
     await page.reload();
     const queryEditor = page.locator('.graphiql-query-editor .monaco-editor');
     await queryEditor.waitFor({ state: 'visible' });
-    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('query Project');
-    await queryEditor.click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.insertText('subscription Live { postChanged(events: [CREATED]) { event entry { title } } }');
+    await expect.poll(async () => (await tabs(page))[0]?.query ?? '', { timeout: 30_000 }).toContain('query Project');
+    await replaceQuery(page, queryEditor, 'subscription Live { postChanged(events: [CREATED]) { event entry { title } } }', 0);
     // GraphiQL takes the operation to run from the editor's text once its change has been handled (it
     // is debounced): clicking before that runs the replaced document's operation ("Cannot infer
     // operation Project"). The tab's stored text moving is the sign the change went through.
-    await expect.poll(async () => (await tabs(page))[0]?.query ?? '').toContain('subscription Live');
     await page.locator('.graphiql-execute-button').click();
     const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\u00a0/g, ' ');
     // Writes until one arrives: the stream is open once GraphiQL shows it running, which the page does not say.
