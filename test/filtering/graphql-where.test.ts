@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builder } from '../../src/graphql/schema/shared/builder.ts';
+import { builder } from '../../src/graphql/schema/common/builder.ts';
 import { EntryWhereInput, toWhereObject } from '../../src/graphql/schema/core/entry/where.ts';
 import { AppError } from '../../src/errors.ts';
 import { postsWorld } from './fixture.ts';

@@ -2,7 +2,7 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { matchesIfNoneMatch } from '../../../edge/read-cache/etag.ts';
 import { asksForDraft, graphqlEtag } from '../../../edge/read-cache/graphql-etag.ts';
-import { cacheableOperation } from '../../schema/shared/content-read.ts';
+import { cacheableOperation } from '../../schema/common/content-read.ts';
 
 /**
  * Conditional GETs for published GraphQL reads, as REST answers them (docs/graphql.md, "HTTP

@@ -4,7 +4,7 @@ import { holds } from '../../../abilities.ts';
 import { answerKey, shapeKeyOf, type GraphqlReadCache } from '../../../edge/read-cache/graphql-answers.ts';
 import type { GraphQLContext } from '../../context.ts';
 import { asksForDraft, graphqlEtag } from '../../../edge/read-cache/graphql-etag.ts';
-import { cacheableOperation, readDependencies } from '../../schema/shared/content-read.ts';
+import { cacheableOperation, readDependencies } from '../../schema/common/content-read.ts';
 
 const persistedHashOf = (extensions: unknown): string | undefined => {
   const hash = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;

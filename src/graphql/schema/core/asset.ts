@@ -1,5 +1,5 @@
-import { builder } from '../shared/builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from '../shared/page-info.ts';
+import { builder } from '../common/builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from '../common/page-info.ts';
 import { DEFAULT_PER_PAGE } from '../../limits.ts';
 import type { AssetResource } from '../../../assets/resource.ts';
 import { getAsset, getAssetByName, listAssets, parseAssetListQuery } from '../../../assets/operations.ts';
@@ -7,7 +7,7 @@ import { bulkMetadataBody, bulkUpdateMetadata, metadataUpdatedMessage } from '..
 import { zodToAppError } from '../../../errors.ts';
 import { authorize } from '../../../context.ts';
 import { serializeAsset } from '../../../assets/serialize.ts';
-import { CONTENT_READ } from '../shared/content-read.ts';
+import { CONTENT_READ } from '../common/content-read.ts';
 
 /** The asset object of REST (docs/assets.md). Uploads, single and bulk, are REST-only (multipart). */
 export const AssetType = builder.objectRef<AssetResource>('Asset').implement({

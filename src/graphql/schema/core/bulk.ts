@@ -1,4 +1,4 @@
-import { builder } from '../shared/builder.ts';
+import { builder } from '../common/builder.ts';
 import type { GraphQLContext } from '../../context.ts';
 import { EntryType } from './entry/types.ts';
 import type { Ctx } from '../../../context.ts';

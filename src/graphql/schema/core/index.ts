@@ -1,5 +1,5 @@
-import { builder } from '../shared/builder.ts';
-import '../shared/page-info.ts';
+import { builder } from '../common/builder.ts';
+import '../common/page-info.ts';
 import './project.ts';
 import './collection/index.ts';
 import './entry/index.ts';

@@ -1,4 +1,4 @@
-import { builder } from '../shared/builder.ts';
+import { builder } from '../common/builder.ts';
 import { addLocale, getProject, removeLocale, setDefaultLocale, updateProjectSettings } from '../../../projects/operations.ts';
 
 export const ProjectType = builder.prismaObject('Project', {

@@ -1,4 +1,4 @@
-import { builder } from '../shared/builder.ts';
+import { builder } from '../common/builder.ts';
 import { EntryType } from './entry/types.ts';
 import { authorize } from '../../../context.ts';
 import { collectionForRequest } from '../../../collections/schema-cache.ts';

@@ -1,5 +1,5 @@
-import { builder } from '../shared/builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from '../shared/page-info.ts';
+import { builder } from '../common/builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor, pagePosition } from '../common/page-info.ts';
 import { DEFAULT_PER_PAGE } from '../../limits.ts';
 import { deleteUser, getUser, listUsers, updateUser, type UserPage } from '../../../users/admin.ts';
 import type { AdminUserView } from '../../../users/serialize.ts';

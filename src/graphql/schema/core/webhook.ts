@@ -1,6 +1,6 @@
-import { builder } from '../shared/builder.ts';
+import { builder } from '../common/builder.ts';
 import type { GraphQLContext } from '../../context.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor } from '../shared/page-info.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, RELAY_ARG_DESCRIPTIONS, edgeType, edgesOf, pageArgsFor } from '../common/page-info.ts';
 import { DEFAULT_PER_PAGE } from '../../limits.ts';
 import type { Ctx } from '../../../context.ts';
 import { drawBudget } from '../../../edge/pipeline/stages.ts';

@@ -4,7 +4,7 @@ import type { AssetResource } from '../../../assets/resource.ts';
 import type { TypedBuilder, TypedTypes } from './builder.ts';
 import type { NameRegistry } from './names.ts';
 import type { TypedPage } from './model.ts';
-import { positionCursor } from '../shared/page-info.ts';
+import { positionCursor } from '../common/page-info.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 export type Input = Record<string, unknown>;

@@ -1,7 +1,7 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { ProjectType } from '../project.ts';
 import { getCollection, listCollections, serializeCollection } from '../../../../collections/operations.ts';
-import { CONTENT_READ } from '../../shared/content-read.ts';
+import { CONTENT_READ } from '../../common/content-read.ts';
 import { CollectionType } from './types.ts';
 
 builder.queryFields((t) => ({

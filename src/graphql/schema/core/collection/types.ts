@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import type { CollectionResource, FieldResource } from '../../../../collections/operations.ts';
 
 /** The collection and field types, and the inputs their mutations take (`fieldDoc` makes the REST body of a FieldInput). */

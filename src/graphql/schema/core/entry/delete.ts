@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { deleteEntry } from '../../../../entries/operations/entry.ts';
 
 const MessagePayloadType = builder.objectRef<{ message: string }>('MessagePayload').implement({

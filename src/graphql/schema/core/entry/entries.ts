@@ -1,12 +1,12 @@
-import { builder } from '../../shared/builder.ts';
-import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../shared/page-info.ts';
+import { builder } from '../../common/builder.ts';
+import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../common/page-info.ts';
 import { findFirstEntry, listEntriesPage, listEntriesSlice, MAX_PAGE_SIZE, openEntryList } from '../../../../entries/reads/list.ts';
 import { toReadState } from '../../../../entries/types.ts';
 import { EntryWhereInput, toWhereObject } from './where.ts';
-import { collectionRead } from '../../shared/content-read.ts';
-import { selects } from '../../shared/selection.ts';
+import { collectionRead } from '../../common/content-read.ts';
+import { selects } from '../../common/selection.ts';
 import { checkPaging, DEFAULT_PER_PAGE } from '../../../limits.ts';
-import { slicePosition } from '../../shared/slice-paging.ts';
+import { slicePosition } from '../../common/slice-paging.ts';
 import { EntryPageType, stateDescription } from './types.ts';
 
 builder.queryFields((t) => ({

@@ -1,7 +1,7 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { getEntry } from '../../../../entries/operations/entry.ts';
 import { toReadState } from '../../../../entries/types.ts';
-import { collectionRead } from '../../shared/content-read.ts';
+import { collectionRead } from '../../common/content-read.ts';
 import { EntryType, stateDescription } from './types.ts';
 
 builder.queryFields((t) => ({

@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { linkTranslation } from '../../../../entries/values/translations.ts';
 
 interface LinkPayload {

@@ -1,8 +1,8 @@
-import { builder } from '../../shared/builder.ts';
-import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../shared/page-info.ts';
+import { builder } from '../../common/builder.ts';
+import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../common/page-info.ts';
 import { MAX_PAGE_SIZE } from '../../../../entries/reads/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../../../entries/operations/trash.ts';
-import { collectionRead } from '../../shared/content-read.ts';
+import { collectionRead } from '../../common/content-read.ts';
 import { checkPaging } from '../../../limits.ts';
 import { EntryPageType, EntryType } from './types.ts';
 

@@ -1,5 +1,5 @@
-import { builder } from '../../shared/builder.ts';
-import { FLAT_PAGING_DEPRECATED, PageInfoType, edgeType, edgesOf, pagePosition } from '../../shared/page-info.ts';
+import { builder } from '../../common/builder.ts';
+import { FLAT_PAGING_DEPRECATED, PageInfoType, edgeType, edgesOf, pagePosition } from '../../common/page-info.ts';
 import type { EntryResource } from '../../../../entries/types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { updateEntry } from '../../../../entries/operations/entry.ts';
 import { EntryType } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { validationFailed } from '../../../../errors.ts';
 
 /**

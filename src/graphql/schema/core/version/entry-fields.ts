@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { EntryType } from '../entry/types.ts';
 import type { EntryResource } from '../../../../entries/reads/serialize.ts';
 import { versionByNumber, versionPage } from '../../../../entries/versions/batched.ts';

@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { EntryType } from '../entry/types.ts';
 import type { EntryResource } from '../../../../entries/reads/serialize.ts';
 import { publishEntry, revertToVersion, unpublishEntry } from '../../../../entries/operations/publish.ts';

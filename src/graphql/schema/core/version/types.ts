@@ -1,5 +1,5 @@
-import { builder } from '../../shared/builder.ts';
-import { edgeType } from '../../shared/page-info.ts';
+import { builder } from '../../common/builder.ts';
+import { edgeType } from '../../common/page-info.ts';
 import { versionCount, versionDiff, versionSnapshot, type VersionConnection } from '../../../../entries/versions/batched.ts';
 import type { CreatedBy, VersionRecord } from '../../../../entries/versions/serialize.ts';
 import type { FieldChange, FieldValue } from '../../../../entries/versions/diff.ts';

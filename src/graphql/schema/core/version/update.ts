@@ -1,4 +1,4 @@
-import { builder } from '../../shared/builder.ts';
+import { builder } from '../../common/builder.ts';
 import { updateVersion } from '../../../../entries/versions/operations.ts';
 import { EntryVersionType } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { getEntry } from '../../../../entries/operations/entry.ts';
-import { collectionRead } from '../../shared/content-read.ts';
+import { collectionRead } from '../../common/content-read.ts';
 import { typedEntry } from '../model.ts';
 import type { CollectionScope } from './scope.ts';
 

@@ -1,9 +1,9 @@
 import { listEntriesPage, listEntriesSlice, openEntryList } from '../../../../entries/reads/list.ts';
 import { DEFAULT_PER_PAGE, checkPaging } from '../../../limits.ts';
-import { collectionRead } from '../../shared/content-read.ts';
-import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../shared/page-info.ts';
-import { selects } from '../../shared/selection.ts';
-import { slicePosition } from '../../shared/slice-paging.ts';
+import { collectionRead } from '../../common/content-read.ts';
+import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../common/page-info.ts';
+import { selects } from '../../common/selection.ts';
+import { slicePosition } from '../../common/slice-paging.ts';
 import { toNormalisedWhere, toSortString } from '../convert.ts';
 import { typedEntry } from '../model.ts';
 import { pageCost } from './page.ts';

@@ -3,7 +3,7 @@ import type { TypedBuilder, TypedTypes } from '../builder.ts';
 import type { TypeRefs } from '../entry-types.ts';
 import type { CollectionLayout } from '../layout.ts';
 import type { TypedEntry, TypedPage } from '../model.ts';
-import { edgesOf, type Edge } from '../../shared/page-info.ts';
+import { edgesOf, type Edge } from '../../common/page-info.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 

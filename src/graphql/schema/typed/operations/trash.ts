@@ -1,8 +1,8 @@
 import { MAX_PAGE_SIZE } from '../../../../entries/reads/list.ts';
 import { DEFAULT_TRASH_PAGE_SIZE, emptyTrash, listTrash, restoreEntry } from '../../../../entries/operations/trash.ts';
 import { checkPaging } from '../../../limits.ts';
-import { collectionRead } from '../../shared/content-read.ts';
-import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../shared/page-info.ts';
+import { collectionRead } from '../../common/content-read.ts';
+import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../common/page-info.ts';
 import { toNormalisedWhere } from '../convert.ts';
 import { typedEntry } from '../model.ts';
 import { pageCost } from './page.ts';
