@@ -19,11 +19,16 @@ import { projectOpenApi } from './openapi/project.ts';
 
 let cached: Record<string, unknown> | undefined;
 
-/** Per project and schema revision: a collection or field change gives a new revision, hence a new document. */
-const byRevision = new LRUCache<string, Record<string, unknown>>({ max: 200 });
+/**
+ * Per project and schema revision: a collection or field change gives a new revision, hence a new
+ * document. Kept per services instance (per database), where project ids are unique.
+ */
+const byServices = new WeakMap<object, LRUCache<string, Record<string, unknown>>>();
 
 async function projectDocument(ctx: Ctx, base: Record<string, unknown>): Promise<Record<string, unknown>> {
   const key = `${ctx.project.id}:${ctx.project.schemaRevision}`;
+  let byRevision = byServices.get(ctx.services);
+  if (!byRevision) byServices.set(ctx.services, (byRevision = new LRUCache<string, Record<string, unknown>>({ max: 200 })));
   const hit = byRevision.get(key);
   if (hit) return hit;
   const collections = (await listCollections(ctx)).map((c) => buildCollectionSchema(c, c.fields));
