@@ -7,7 +7,8 @@
 -- Which fields are searched is `collections.search_fields`, derived from the fields table by
 -- cms_search_spec_x and kept by a trigger on `fields`: when a field stops being searched (deleted,
 -- hidden, `searchable: false`, renamed), every entry of the collection is re-derived in the same
--- transaction; a field that only joins (a new field has no values yet) re-derives nothing.
+-- transaction, as when one starts being searched (un-hidden, `searchable: true`); a field that only
+-- joins by being created (a new field has no values yet) re-derives nothing.
 
 ALTER TABLE "entries" ADD COLUMN "search_draft" tsvector, ADD COLUMN "search_published" tsvector;
 ALTER TABLE "collections" ADD COLUMN "search_fields" JSONB NOT NULL DEFAULT '[]';
@@ -103,10 +104,10 @@ $$;
 CREATE TRIGGER "entries_search_x" BEFORE INSERT OR UPDATE OF "data", "published_data", "locale", "collection_id" ON "entries"
   FOR EACH ROW EXECUTE FUNCTION "cms_entry_search_x"();
 
--- A collection's searchable fields after a change of its fields: stored, and when a field left the
--- set (or changed its path or weight), every entry of the collection re-derived: one UPDATE of the
--- collection's rows in the schema change's transaction (docs/filtering.md gives the cost).
-CREATE FUNCTION "cms_search_resync_x"(cid integer) RETURNS void LANGUAGE plpgsql AS $$
+-- A collection's searchable fields after a change of its fields: stored and, unless fields were only
+-- created (`created`: nothing stored under them yet), every entry of the collection re-derived: one
+-- UPDATE of the collection's rows in the schema change's transaction (docs/filtering.md gives the cost).
+CREATE FUNCTION "cms_search_resync_x"(cid integer, created boolean) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE before jsonb; after jsonb;
 BEGIN
   SELECT search_fields INTO before FROM collections WHERE id = cid FOR UPDATE;
@@ -114,7 +115,7 @@ BEGIN
   after := cms_search_spec_x(cid);
   IF before = after THEN RETURN; END IF;
   UPDATE collections SET search_fields = after WHERE id = cid;
-  IF NOT (after @> before) THEN
+  IF NOT created OR NOT (after @> before) THEN
     UPDATE entries SET search_draft = cms_search_vector_x(after, locale, data),
                        search_published = cms_search_vector_x(after, locale, published_data)
      WHERE collection_id = cid;
@@ -126,7 +127,7 @@ CREATE FUNCTION "cms_fields_search_x"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE cid integer;
 BEGIN
   FOR cid IN SELECT DISTINCT collection_id FROM changed LOOP
-    PERFORM cms_search_resync_x(cid);
+    PERFORM cms_search_resync_x(cid, TG_OP = 'INSERT');
   END LOOP;
   RETURN NULL;
 END
