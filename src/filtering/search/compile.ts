@@ -64,6 +64,13 @@ export function compileSearch(query: SearchQuery, target: SearchTarget): SearchS
     const lang = languageOf(locale);
     byLanguage.set(lang, [...(byLanguage.get(lang) ?? []), locale.toLowerCase()]);
   }
+  // One language (the common case): its query for every row, a constant the index answers alone.
+  // An entry of a locale the project no longer lists is then read in that language too.
+  if (byLanguage.size === 1) {
+    const [locales] = [...byLanguage.values()];
+    const q = querySql(query, configOf(Prisma.sql`${locales[0]}`));
+    return { match: Prisma.sql`${vector} @@ ${q}`, score: Prisma.sql`ts_rank_cd(${vector}, ${q})::float8` };
+  }
   const localeColumn = Prisma.raw(`${target.alias}.locale`);
   const perLanguage = [...byLanguage.values()].map((locales) => ({ locales, q: querySql(query, configOf(Prisma.sql`${locales[0]}`)) }));
   const own = querySql(query, configOf(localeColumn));
