@@ -147,7 +147,10 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
 
 /** The order a list's rows are read in; compiled only by the reads that have one (a COUNT ignores `sort`). */
 const orderOf = ({ options, collection, search }: ListPlan): Prisma.Sql =>
-  search && options.sort === undefined ? search.order : compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
+  search && !hasSort(options) ? search.order : compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
+
+/** Whether the read names an order (an empty `sort=` names none: a search then ranks). */
+const hasSort = (options: EntryListOptions): boolean => options.sort !== undefined && options.sort !== '';
 
 /** Serialized rows, with their search scores when the list searches. */
 async function serialized(plan: ListPlan, rows: ReadRow[]): Promise<EntryResource[]> {
@@ -180,7 +183,7 @@ export async function listEntriesPage({ plan }: EntryList, paging: Paging): Prom
   const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
   const { page } = paging;
   // A ranked order is no index order: the matches are read and sorted either way.
-  const ranked = plan.search !== null && plan.options.sort === undefined;
+  const ranked = plan.search !== null && !hasSort(plan.options);
   const onePass = plan.hasFilter && (ranked || !sortHasIndexOrder(plan.options.sort, plan.collection));
   const found = await plan.selectCounted(orderOf(plan), perPage, (page - 1) * perPage, onePass);
   return { data: await serialized(plan, found.rows), total: found.total, page, perPage };
