@@ -5,7 +5,7 @@
  * Knobs (env): DATABASE_URL (else a fresh cms_bench_<random> database, dropped afterwards), REDIS_URL
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
- * BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
+ * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
  * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts).
  */
@@ -21,6 +21,7 @@ import { loadBulkRunner, loadWebhookRunner } from './lib/siblings.ts';
 import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } from './lib/report.ts';
 import { runWhereBench } from './where.ts';
+import { runSearchBench } from './search.ts';
 import { liveReport, runLiveBench } from './live.ts';
 import { OPS_COST_ROWS, runOpsCost } from './ops-cost.ts';
 import { UNCACHED_ROWS, runUncached } from './lib/uncached.ts';
@@ -41,6 +42,8 @@ const K = {
   authors: num('BENCH_AUTHORS', 200, 10),
   whereRows: num('BENCH_WHERE_ROWS', 1_000_000, 2000),
   whereIterations: num('BENCH_WHERE_ITERATIONS', 60, 5),
+  searchRows: num('BENCH_SEARCH_ROWS', 1_000_000, 2000),
+  searchIterations: num('BENCH_SEARCH_ITERATIONS', 60, 5),
   webhookEvents: num('BENCH_WEBHOOK_EVENTS', 5000, 100),
   schemaBuilds: num('BENCH_SCHEMA_BUILDS', 7, 1),
   coldStarts: num('BENCH_COLD_STARTS', 3, 1),
@@ -60,6 +63,7 @@ const R = {
   webhooks: 'webhook deliveries',
   live: 'live subscriptions (SSE)',
   schema: 'GraphQL schema build 50×20',
+  search: 'search, two words, 25 by relevance + total',
   bare: 'ceiling: bare node:http',
   select: 'ceiling: raw pg SELECT (16 in flight)',
   yoga: 'ceiling: stock Yoga { __typename }',
@@ -83,6 +87,7 @@ export const SCENARIO_ROWS = [
   IMAGE_ROWS.idle,
   IMAGE_ROWS.rendering,
   ...WHERE_CASES.map((c) => `where ${c}`),
+  R.search,
   R.bulk,
   R.bulkPublished,
   R.webhooks,
@@ -320,6 +325,27 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       name: `where (5 cases at ${int(K.whereRows)} entries): p50 < 20 ms and p95 < 50 ms`,
       measured: `worst p50 ${ms(worst50)} ms, worst p95 ${ms(worst95)} ms`,
       pass: where.length === WHERE_CASES.length && worst50 < 20 && worst95 < 50,
+    });
+
+    // Full-text search, in a database of its own for the same reason (bench/search.ts).
+    const searchDb = bench.owned ? await openBenchDatabase('cms_bench_search') : bench;
+    const found = await runSearchBench(searchDb.db, {
+      rows: K.searchRows,
+      iterations: K.searchIterations,
+      plans: process.env.BENCH_PLANS === '1',
+      log: QUICK ? () => {} : log,
+    }).finally(() => (searchDb === bench ? undefined : searchDb.close()));
+    const searchPass = found.p50 < 20;
+    rows.push({
+      scenario: R.search,
+      p50: found.p50,
+      p95: found.p95,
+      note: `${searchPass ? 'PASS' : 'MISS'} (p50 < 20 ms); ${int(K.searchRows)} entries; "${found.query}", total ${found.total}; bare match p50 ${ms(found.ceiling)} ms${found.seedSeconds === null ? '' : `; seeded in ${found.seedSeconds.toFixed(0)} s`}`,
+    });
+    targets.splice(3, 0, {
+      name: `search (two words at ${int(K.searchRows)} entries, 25 rows by relevance and the total): p50 < 20 ms`,
+      measured: `p50 ${ms(found.p50)} ms, p95 ${ms(found.p95)} ms, ${int(found.total)} matches`,
+      pass: searchPass,
     });
   } finally {
     await bench.close();

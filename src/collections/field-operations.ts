@@ -134,7 +134,7 @@ export async function deleteField(ctx: Ctx, slug: string, uuid: string): Promise
     const c = await findCollection(tx, ctx.project.id, slug);
     const f = findField(c, uuid);
     const now = new Date();
-    effects.fieldsRemoved(c.fields.filter((x) => x.id === f.id || x.parentFieldId === f.id).map((x) => x.id));
+    effects.fieldsRemoved(c.fields.filter((x) => x.id === f.id || x.parentFieldId === f.id).map((x) => x.id), [c.id]);
     await tx.field.updateMany({ where: { OR: [{ id: f.id }, { parentFieldId: f.id }], deletedAt: null }, data: { deletedAt: now } });
     await retargetSlugSources(tx, siblingsOf(c, f.parentFieldId, f.id), f.name, null);
   });

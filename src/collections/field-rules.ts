@@ -18,12 +18,14 @@ const toggleRule = z.object({ status: flag, message }).strict();
 
 const common = { hideInContentList: flag.optional(), hiddenInAPI: flag.optional() };
 const repeatable = { repeatable: flag.optional() };
+/** Text-like fields are searched unless they opt out (docs/filtering.md, "Search"); other types have nothing to search. */
+const searchable = { searchable: flag.optional() };
 
 /** Option shapes per type; `.strict()` so an option that means nothing for the type is reported. */
 const optionSchemas: Record<FieldType, z.ZodType> = {
-  text: z.object({ ...common, ...repeatable }).strict(),
-  longtext: z.object({ ...common, ...repeatable }).strict(),
-  email: z.object({ ...common, ...repeatable }).strict(),
+  text: z.object({ ...common, ...repeatable, ...searchable }).strict(),
+  longtext: z.object({ ...common, ...repeatable, ...searchable }).strict(),
+  email: z.object({ ...common, ...repeatable, ...searchable }).strict(),
   number: z.object({ ...common, ...repeatable }).strict(),
   color: z.object({ ...common, ...repeatable }).strict(),
   time: z.object({ ...common, ...repeatable }).strict(),
@@ -33,6 +35,7 @@ const optionSchemas: Record<FieldType, z.ZodType> = {
   richtext: z
     .object({
       ...common,
+      ...searchable,
       editor: z
         .object({ type: z.literal(1).optional(), outputFormat: z.enum(['html', 'markdown']).optional() })
         .strict()
@@ -42,6 +45,7 @@ const optionSchemas: Record<FieldType, z.ZodType> = {
   slug: z
     .object({
       ...common,
+      ...searchable,
       slug: z
         .object({ field: z.string().regex(KEBAB_RE, 'Must name a text field of the collection.').nullish(), readonly: flag.optional() })
         .strict()

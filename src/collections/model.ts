@@ -45,6 +45,8 @@ export interface FieldOptions {
   /** `collection` is the target collection's internal id once stored. */
   relation?: { collection: number; type: 1 | 2 };
   includeDraft?: boolean;
+  /** Text-like fields: false leaves the field out of full-text search (default true). */
+  searchable?: boolean;
 }
 
 /** A live (not soft-deleted) field with its group children, as every domain reads it. */

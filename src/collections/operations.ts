@@ -126,7 +126,7 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
         AND options -> 'relation' -> 'collection' = to_jsonb(${c.id}::int)
         AND collection_id IN (SELECT id FROM collections WHERE project_id = ${ctx.project.id} AND id <> ${c.id})
       RETURNING id`;
-    effects.fieldsRemoved([...c.fields.map((f) => f.id), ...orphaned.map((r) => r.id)]);
+    effects.fieldsRemoved([...c.fields.map((f) => f.id), ...orphaned.map((r) => r.id)], [c.id]);
     await tx.collection.delete({ where: { id: c.id } });
   });
 }

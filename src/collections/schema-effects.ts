@@ -3,6 +3,7 @@ import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
+import { syncSearchIndexes, syncSearchIndexesIn } from './search-indexes.ts';
 
 /** Redis channel on which schema changes are announced to every replica. */
 export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
@@ -35,27 +36,33 @@ export function databaseIdentityOf(database: Database): Promise<string> {
 }
 
 /**
- * What a schema change must do besides its rows: the per-field filter indexes to build or drop.
+ * What a schema change must do besides its rows: the per-field filter indexes and the collections'
+ * search indexes to build or drop.
  * Collected inside the transaction, applied by `applyAfterCommit` (or `applyInTransaction` when the
  * change joins a caller's transaction).
  */
 export class SchemaEffects {
   readonly created: Array<{ collectionId: number; field: Field }> = [];
   readonly dropped: number[] = [];
+  /** Collections whose searchable fields may have changed: their search indexes are built or dropped (search-indexes.ts). */
+  readonly searchCollections = new Set<number>();
 
   fieldAdded(collectionId: number, field: Field): void {
     this.created.push({ collectionId, field });
+    this.searchCollections.add(collectionId);
   }
 
   /** A rename or type change alters the indexed expression: rebuild. Nothing else touches the index. */
   fieldChanged(collectionId: number, before: Field, after: Field): void {
+    this.searchCollections.add(collectionId);
     if (before.name === after.name && before.type === after.type && JSON.stringify(before.options) === JSON.stringify(after.options)) return;
     this.dropped.push(before.id);
     this.created.push({ collectionId, field: after });
   }
 
-  fieldsRemoved(fieldIds: number[]): void {
+  fieldsRemoved(fieldIds: number[], collectionIds: number[] = []): void {
     this.dropped.push(...fieldIds);
+    for (const id of collectionIds) this.searchCollections.add(id);
   }
 }
 
@@ -74,6 +81,7 @@ export async function applyAfterCommit(
   try {
     for (const id of effects.dropped) await dropFieldIndexes(services.database, id);
     for (const { collectionId, field } of effects.created) await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
+    await syncSearchIndexes(services.database, effects.searchCollections);
   } catch (err) {
     services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
   }
@@ -87,6 +95,7 @@ export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promis
     ...effects.created.flatMap(({ collectionId, field }) => fieldIndexStatements(collectionId, toFieldDef(field))),
   ];
   for (const sql of statements) await tx.$executeRawUnsafe(sql);
+  await syncSearchIndexesIn(tx, effects.searchCollections);
 }
 
 /**

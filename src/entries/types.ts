@@ -35,6 +35,8 @@ export interface EntryResource {
   updated_at?: string;
   /** Only in reads of the trash (src/entries/operations/trash.ts): when the entry was moved there. */
   deleted_at?: string;
+  /** Only in searching list reads: the entry's relevance to the search (src/entries/reads/search.ts). */
+  meta?: { score?: number };
 }
 
 export { isUuid } from '../uuid.ts';

@@ -25,6 +25,7 @@ const listQuery = z.object({
   ...readQuery,
   where: z.record(z.string(), z.unknown()).optional().describe('where[field][operator]=value; operators eq lt lte gt gte not like in not_in between not_between null not_null; where[or][0][...]'),
   sort: z.string().optional().describe('field:asc,other:desc'),
+  search: z.string().optional().describe('Full-text search: words, "a phrase", -excluded, prefix*, or; ranked by relevance (meta.score) unless sort is given'),
   paginate: z.string().optional().describe('Page size (at most 100): answers a paginator'),
   page: z.string().optional(),
   limit: z.string().optional(),
@@ -56,7 +57,7 @@ export const contentRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('EntryList') },
     ability: 'read',
-    summary: 'List entries (state, locale, where, sort, paginate/page, limit/offset, count, first, timestamps, exclude)',
+    summary: 'List entries (state, locale, where, sort, search, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
     query: listQuery,
     handler: withPublishedEtag('entries.list', async (ctx, input) => {

@@ -47,6 +47,7 @@ export function parseListQuery(q: Record<string, unknown>): ListRequest {
       locale: firstString(q.locale)?.toLowerCase(),
       where: q.where,
       sort: firstString(q.sort),
+      search: q.search,
       timestamps: isFlag(q.timestamps),
       exclude: parseList(q.exclude),
     },

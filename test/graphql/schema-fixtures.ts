@@ -14,7 +14,7 @@ let nextFieldId = 1;
 /** An in-memory collection schema (no database): for tests and benchmarks of the schema build. */
 export function collectionSchema(id: number, slug: string, fields: FieldSpec[], opts: { isSingleton?: boolean; name?: string } = {}): CollectionSchema {
   const now = new Date('2026-01-01T00:00:00Z');
-  const row: Collection = { id, uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`, projectId: 1, name: opts.name ?? slug, slug, isSingleton: opts.isSingleton ?? false, order: id, createdAt: now, updatedAt: now };
+  const row: Collection = { id, uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`, projectId: 1, name: opts.name ?? slug, slug, isSingleton: opts.isSingleton ?? false, order: id, createdAt: now, updatedAt: now, searchFields: [] };
   const rows: Field[] = [];
   let order = 0;
   const add = (f: FieldSpec, parentFieldId: number | null) => {

@@ -11,6 +11,7 @@ import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
+import { attachScores, listSearch, type ListSearch } from './search.ts';
 import type { EntryResource, EntryRow, ReadOptions, ReadState } from '../types.ts';
 
 /** Rows a list read without paging returns at most (with or without a limit). */
@@ -26,6 +27,8 @@ export interface EntryListOptions {
   where?: unknown;
   /** "field:asc,other:desc". */
   sort?: unknown;
+  /** Full-text search text (docs/filtering.md, "Search"): ranks the rows unless a sort is given. */
+  search?: unknown;
   timestamps?: boolean;
   exclude?: string[];
 }
@@ -65,6 +68,8 @@ interface ListPlan {
   options: EntryListOptions;
   readOpts: ReadOptions;
   hasFilter: boolean;
+  /** The list's search, when it has one (search.ts). */
+  search: ListSearch | null;
   countWhere: Prisma.Sql;
   /** Rows of the page at `offset`, in the list's order, their linked entries handed to the serializer. */
   select: (order: Prisma.Sql, limit: number, offset: number) => Promise<ReadRow[]>;
@@ -111,19 +116,22 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
     loadCollection,
     resolveTargets: (statement) => readRows(ctx, statement),
   });
+  const search = listSearch(ctx, options.search, options.state, locale);
+  if (search) conds.push(search.match);
   const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
   // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
   const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;
 
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
   const read = readColumns(ctx, collection, options.state);
-  const { columns, links } = read;
+  const { links } = read;
+  const columns = search ? Prisma.sql`${read.columns}${search.column}` : read.columns;
   const loader = contentLoaders(ctx).entryByUuid;
   const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, options.state, (u, r) => loader.prime(u, r));
   const run: StatementRunner = (statement, name) => readRows(ctx, statement, name);
   // Without a filter, a page's links may be read once for the whole page (page-rows.ts).
   const linkedPage = (order: Prisma.Sql, limit: number, offset: number): RowsStatement | null =>
-    filter === null ? linkedPageStatement(ctx, read, { state: options.state, projectId: collection.projectId, where, order, limit, offset }) : null;
+    filter === null && search === null ? linkedPageStatement(ctx, read, { state: options.state, projectId: collection.projectId, where, order, limit, offset }) : null;
   const select = async (order: Prisma.Sql, limit: number, offset: number) => {
     const page = linkedPage(order, limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
     return settle(await run<RowWithLinks>(page.statement, page.name));
@@ -133,12 +141,22 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
     const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, countWhere, rowsStatement });
     return { rows: settle(found.rows), total: found.total };
   };
-  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null, countWhere, select, selectCounted };
+  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null || search !== null, search, countWhere, select, selectCounted };
   return { isSingleton: collection.isSingleton, plan };
 }
 
 /** The order a list's rows are read in; compiled only by the reads that have one (a COUNT ignores `sort`). */
-const orderOf = ({ options, collection }: ListPlan): Prisma.Sql => compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
+const orderOf = ({ options, collection, search }: ListPlan): Prisma.Sql =>
+  search && !hasSort(options) ? search.order : compileSort(options.sort, collection, options.state === 'draft' ? 'data' : 'published_data');
+
+/** Whether the read names an order (an empty `sort=` names none: a search then ranks). */
+const hasSort = (options: EntryListOptions): boolean => options.sort !== undefined && options.sort !== '';
+
+/** Serialized rows, with their search scores when the list searches. */
+async function serialized(plan: ListPlan, rows: ReadRow[]): Promise<EntryResource[]> {
+  const data = await serializeEntries(plan.ctx, plan.collection, rows, plan.readOpts);
+  return plan.search ? attachScores(rows, data) : data;
+}
 
 /** How many entries the list holds. */
 export async function countEntries({ plan }: EntryList): Promise<number> {
@@ -149,7 +167,8 @@ export async function countEntries({ plan }: EntryList): Promise<number> {
 /** The list's first entry in its order, or null when it holds none (a singleton without an entry for the locale). */
 export async function findFirstEntry({ plan }: EntryList): Promise<EntryResource | null> {
   const [row] = await plan.select(orderOf(plan), 1, 0);
-  return row ? serializeEntry(plan.ctx, plan.collection, row, plan.readOpts) : null;
+  if (!row) return null;
+  return plan.search ? (await serialized(plan, [row]))[0] : serializeEntry(plan.ctx, plan.collection, row, plan.readOpts);
 }
 
 /** The list's first entry; EntryNotFound (404 "Entry not found.") when it holds none. */
@@ -163,9 +182,11 @@ export async function getFirstEntry(list: EntryList): Promise<EntryResource> {
 export async function listEntriesPage({ plan }: EntryList, paging: Paging): Promise<EntryPage> {
   const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
   const { page } = paging;
-  const onePass = plan.hasFilter && !sortHasIndexOrder(plan.options.sort, plan.collection);
+  // A ranked order is no index order: the matches are read and sorted either way.
+  const ranked = plan.search !== null && !hasSort(plan.options);
+  const onePass = plan.hasFilter && (ranked || !sortHasIndexOrder(plan.options.sort, plan.collection));
   const found = await plan.selectCounted(orderOf(plan), perPage, (page - 1) * perPage, onePass);
-  return { data: await serializeEntries(plan.ctx, plan.collection, found.rows, plan.readOpts), total: found.total, page, perPage };
+  return { data: await serialized(plan, found.rows), total: found.total, page, perPage };
 }
 
 /**
@@ -177,7 +198,7 @@ export async function listEntriesSlice({ plan }: EntryList, paging: Paging): Pro
   const perPage = Math.min(paging.perPage, MAX_PAGE_SIZE);
   const { page } = paging;
   const rows = await plan.select(orderOf(plan), perPage + 1, (page - 1) * perPage);
-  const data = await serializeEntries(plan.ctx, plan.collection, rows.slice(0, perPage), plan.readOpts);
+  const data = await serialized(plan, rows.slice(0, perPage));
   return { data, hasMore: rows.length > perPage, page, perPage };
 }
 
@@ -185,7 +206,7 @@ export async function listEntriesSlice({ plan }: EntryList, paging: Paging): Pro
 export async function listEntriesRange({ plan }: EntryList, range: RowRange): Promise<EntryResource[]> {
   const limit = Math.min(range.limit ?? MAX_LIST_ROWS, MAX_LIST_ROWS);
   const rows = await plan.select(orderOf(plan), limit, range.offset ?? 0);
-  return serializeEntries(plan.ctx, plan.collection, rows, plan.readOpts);
+  return serialized(plan, rows);
 }
 
 /** The COUNT behind a page's `total`. */

@@ -181,6 +181,7 @@ export function projectOpenApi(base: Doc, collections: CollectionSchema[], proje
           ...readParams,
           { name: 'where', in: 'query', required: false, style: 'deepObject', explode: true, schema: ref(names.where), description: 'Typed conditions: where[field][operator]=value' },
           query('sort', { type: 'string' }, 'field:asc,other:desc'),
+          query('search', { type: 'string', maxLength: 500 }, 'Full-text search over the text-like fields: words, "a phrase", -excluded, prefix*, or; ranked by relevance (meta.score on each entry) unless sort is given'),
           query('paginate', { type: 'integer', minimum: 1, maximum: 100 }, 'Page size: answers a paginator'),
           query('page', { type: 'integer', minimum: 1 }, 'Page number'),
           query('limit', { type: 'integer', minimum: 1 }, 'At most this many entries (array answer)'),

@@ -173,6 +173,10 @@ export function defineEntryTypes(b: TypedBuilder, layouts: CollectionLayout[], s
           resolve: (e) => e.resource.published_version_number,
         }),
         isDraftDirty: t.boolean({ nullable: false, description: 'The working draft changed since the last publish.', resolve: (e) => e.resource.is_draft_dirty }),
+        searchScore: t.float({
+          description: "Relevance to the list's `search` (higher is closer); null outside a searching list.",
+          resolve: (e) => e.resource.meta?.score ?? null,
+        }),
         ...versionFields(t, refs),
         ...customFields(t, l.fields, refs),
       }),

@@ -181,6 +181,7 @@ export const SYSTEM_FIELD_NAMES = [
   'updatedAt',
   'publishedVersionNumber',
   'isDraftDirty',
+  'searchScore',
   'versions',
   'and',
   'or',

@@ -151,7 +151,8 @@ export const CollectionScalarFieldEnum = {
   isSingleton: 'isSingleton',
   order: 'order',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  searchFields: 'searchFields'
 } as const
 
 export type CollectionScalarFieldEnum = (typeof CollectionScalarFieldEnum)[keyof typeof CollectionScalarFieldEnum]

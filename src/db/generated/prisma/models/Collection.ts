@@ -72,6 +72,7 @@ export type CollectionCountAggregateOutputType = {
   order: number
   createdAt: number
   updatedAt: number
+  searchFields: number
   _all: number
 }
 
@@ -122,6 +123,7 @@ export type CollectionCountAggregateInputType = {
   order?: true
   createdAt?: true
   updatedAt?: true
+  searchFields?: true
   _all?: true
 }
 
@@ -221,6 +223,7 @@ export type CollectionGroupByOutputType = {
   order: number
   createdAt: Date
   updatedAt: Date
+  searchFields: runtime.JsonValue
   _count: CollectionCountAggregateOutputType | null
   _avg: CollectionAvgAggregateOutputType | null
   _sum: CollectionSumAggregateOutputType | null
@@ -256,6 +259,7 @@ export type CollectionWhereInput = {
   order?: Prisma.IntFilter<"Collection"> | number
   createdAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
+  searchFields?: Prisma.JsonFilter<"Collection">
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fields?: Prisma.FieldListRelationFilter
   entries?: Prisma.EntryListRelationFilter
@@ -273,6 +277,7 @@ export type CollectionOrderByWithRelationInput = {
   order?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  searchFields?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   fields?: Prisma.FieldOrderByRelationAggregateInput
   entries?: Prisma.EntryOrderByRelationAggregateInput
@@ -294,6 +299,7 @@ export type CollectionWhereUniqueInput = Prisma.AtLeast<{
   order?: Prisma.IntFilter<"Collection"> | number
   createdAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
+  searchFields?: Prisma.JsonFilter<"Collection">
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   fields?: Prisma.FieldListRelationFilter
   entries?: Prisma.EntryListRelationFilter
@@ -311,6 +317,7 @@ export type CollectionOrderByWithAggregationInput = {
   order?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  searchFields?: Prisma.SortOrder
   _count?: Prisma.CollectionCountOrderByAggregateInput
   _avg?: Prisma.CollectionAvgOrderByAggregateInput
   _max?: Prisma.CollectionMaxOrderByAggregateInput
@@ -331,6 +338,7 @@ export type CollectionScalarWhereWithAggregatesInput = {
   order?: Prisma.IntWithAggregatesFilter<"Collection"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Collection"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Collection"> | Date | string
+  searchFields?: Prisma.JsonWithAggregatesFilter<"Collection">
 }
 
 export type CollectionCreateInput = {
@@ -341,6 +349,7 @@ export type CollectionCreateInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
@@ -358,6 +367,7 @@ export type CollectionUncheckedCreateInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
@@ -372,6 +382,7 @@ export type CollectionUpdateInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
@@ -389,6 +400,7 @@ export type CollectionUncheckedUpdateInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
@@ -405,6 +417,7 @@ export type CollectionCreateManyInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
 export type CollectionUpdateManyMutationInput = {
@@ -415,6 +428,7 @@ export type CollectionUpdateManyMutationInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
 export type CollectionUncheckedUpdateManyInput = {
@@ -427,6 +441,7 @@ export type CollectionUncheckedUpdateManyInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
 export type CollectionListRelationFilter = {
@@ -459,6 +474,7 @@ export type CollectionCountOrderByAggregateInput = {
   order?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  searchFields?: Prisma.SortOrder
 }
 
 export type CollectionAvgOrderByAggregateInput = {
@@ -603,6 +619,7 @@ export type CollectionCreateWithoutProjectInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
@@ -618,6 +635,7 @@ export type CollectionUncheckedCreateWithoutProjectInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
@@ -663,6 +681,7 @@ export type CollectionScalarWhereInput = {
   order?: Prisma.IntFilter<"Collection"> | number
   createdAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Collection"> | Date | string
+  searchFields?: Prisma.JsonFilter<"Collection">
 }
 
 export type CollectionCreateWithoutGenerationInput = {
@@ -673,6 +692,7 @@ export type CollectionCreateWithoutGenerationInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
@@ -689,6 +709,7 @@ export type CollectionUncheckedCreateWithoutGenerationInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
@@ -718,6 +739,7 @@ export type CollectionUpdateWithoutGenerationInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
@@ -734,6 +756,7 @@ export type CollectionUncheckedUpdateWithoutGenerationInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
@@ -747,6 +770,7 @@ export type CollectionCreateWithoutFieldsInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
@@ -763,6 +787,7 @@ export type CollectionUncheckedCreateWithoutFieldsInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
@@ -792,6 +817,7 @@ export type CollectionUpdateWithoutFieldsInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
@@ -808,6 +834,7 @@ export type CollectionUncheckedUpdateWithoutFieldsInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
@@ -821,6 +848,7 @@ export type CollectionCreateWithoutEntriesInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
@@ -837,6 +865,7 @@ export type CollectionUncheckedCreateWithoutEntriesInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
@@ -866,6 +895,7 @@ export type CollectionUpdateWithoutEntriesInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
@@ -882,6 +912,7 @@ export type CollectionUncheckedUpdateWithoutEntriesInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
@@ -895,6 +926,7 @@ export type CollectionCreateWithoutWebhooksInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
@@ -911,6 +943,7 @@ export type CollectionUncheckedCreateWithoutWebhooksInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
@@ -940,6 +973,7 @@ export type CollectionUpdateWithoutWebhooksInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
@@ -956,6 +990,7 @@ export type CollectionUncheckedUpdateWithoutWebhooksInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
@@ -970,6 +1005,7 @@ export type CollectionCreateManyProjectInput = {
   order?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
 export type CollectionUpdateWithoutProjectInput = {
@@ -980,6 +1016,7 @@ export type CollectionUpdateWithoutProjectInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
@@ -995,6 +1032,7 @@ export type CollectionUncheckedUpdateWithoutProjectInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
@@ -1010,6 +1048,7 @@ export type CollectionUncheckedUpdateManyWithoutProjectInput = {
   order?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
 
@@ -1071,6 +1110,7 @@ export type CollectionSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   order?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  searchFields?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fields?: boolean | Prisma.Collection$fieldsArgs<ExtArgs>
   entries?: boolean | Prisma.Collection$entriesArgs<ExtArgs>
@@ -1089,6 +1129,7 @@ export type CollectionSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   order?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  searchFields?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["collection"]>
 
@@ -1102,6 +1143,7 @@ export type CollectionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   order?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  searchFields?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["collection"]>
 
@@ -1115,9 +1157,10 @@ export type CollectionSelectScalar = {
   order?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  searchFields?: boolean
 }
 
-export type CollectionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "projectId" | "name" | "slug" | "isSingleton" | "order" | "createdAt" | "updatedAt", ExtArgs["result"]["collection"]>
+export type CollectionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "projectId" | "name" | "slug" | "isSingleton" | "order" | "createdAt" | "updatedAt" | "searchFields", ExtArgs["result"]["collection"]>
 export type CollectionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   fields?: boolean | Prisma.Collection$fieldsArgs<ExtArgs>
@@ -1152,6 +1195,10 @@ export type $CollectionPayload<ExtArgs extends runtime.Types.Extensions.Internal
     order: number
     createdAt: Date
     updatedAt: Date
+    /**
+     * The searchable fields, derived from `fields` by a trigger (migration 20261128060000_full_text_search).
+     */
+    searchFields: runtime.JsonValue
   }, ExtArgs["result"]["collection"]>
   composites: {}
 }
@@ -1589,6 +1636,7 @@ export interface CollectionFieldRefs {
   readonly order: Prisma.FieldRef<"Collection", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Collection", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Collection", 'DateTime'>
+  readonly searchFields: Prisma.FieldRef<"Collection", 'Json'>
 }
     
 

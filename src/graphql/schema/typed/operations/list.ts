@@ -23,6 +23,9 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
         perPage: t.arg.int({ defaultValue: DEFAULT_PER_PAGE, description: `Page size, at most 100.` }),
         state: t.arg({ type: entryState, defaultValue: 'published' }),
         locale: t.arg.string(),
+        search: t.arg.string({
+          description: 'Full-text search over the text-like fields: words (stemmed in the entry\'s language), "a phrase", -excluded, prefix*, `or` between alternatives. Ranked by relevance (searchScore) unless sort is given.',
+        }),
         first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
         after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
       },
@@ -42,6 +45,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
           locale: args.locale?.toLowerCase() ?? undefined,
           where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
           sort: toSortString(args.sort),
+          search: args.search ?? undefined,
           timestamps: true,
         });
         const paging = { page: pageNo, perPage };

@@ -1,0 +1,40 @@
+import { Prisma } from '../../db/client.ts';
+import type { Ctx } from '../../context.ts';
+import { parseSearch } from '../../filtering/search/parse.ts';
+import { compileSearch } from '../../filtering/search/compile.ts';
+import type { EntryResource, ReadState } from '../types.ts';
+
+/**
+ * Full-text search in a list read (docs/filtering.md, "Search"): the match joins the list's
+ * conditions (so `where`, state, locale, paging and totals apply as to any filter), each row carries
+ * its score, and without a `sort` the rows come by relevance, the entry id breaking ties.
+ */
+export interface ListSearch {
+  match: Prisma.Sql;
+  /** Appended to the selected columns: the row's score as `searchScore`. */
+  column: Prisma.Sql;
+  /** The order when the read names no sort. */
+  order: Prisma.Sql;
+}
+
+/** The search of a list, or null when the read has none. A malformed search is a 422 on `search`. */
+export function listSearch(ctx: Ctx, search: unknown, state: ReadState, locale: string | undefined): ListSearch | null {
+  const query = parseSearch(search);
+  if (!query) return null;
+  const { match, score } = compileSearch(query, {
+    alias: 'e',
+    column: state === 'draft' ? 'search_draft' : 'search_published',
+    locale,
+    locales: ctx.project.locales,
+  });
+  return { match, column: Prisma.sql`, ${score} AS "searchScore"`, order: Prisma.sql`${score} DESC, e.id ASC` };
+}
+
+/** Copies each row's score to its resource (`meta.score`), rounded to what a float4 holds. */
+export function attachScores(rows: ReadonlyArray<object>, resources: EntryResource[]): EntryResource[] {
+  resources.forEach((resource, i) => {
+    const score = Number((rows[i] as { searchScore?: unknown } | undefined)?.searchScore ?? 0);
+    resource.meta = { ...resource.meta, score: Number(score.toPrecision(6)) };
+  });
+  return resources;
+}
