@@ -39,7 +39,7 @@ CREATE INDEX "content_changes_xid_x" ON "content_changes" ("xid");
 -- What the compaction may fold: the horizon it saw at each run, so that it folds only rows of
 -- transactions that had ended `keep_seconds` before (every change feed has read them since).
 CREATE TABLE "content_change_marks" (
-    "at" TIMESTAMPTZ NOT NULL,
+    "at" TIMESTAMPTZ(6) NOT NULL,
     "horizon" xid8 NOT NULL,
 
     CONSTRAINT "content_change_marks_pkey" PRIMARY KEY ("at")
