@@ -139,14 +139,20 @@ export function listenForChanges(connectionString: string, log: Logger, opts: Ch
   let horizon: string | null = null;
   /** Rows read at or above the horizon, by id, with their transaction id (pruned as the horizon passes). */
   let seen = new Map<string, bigint>();
+  /**
+   * When the last successful read began (before its snapshot was taken): the compaction folds a row
+   * only once its transaction ended CONTENT_LOG_KEEP_SECONDS before, so a feed whose reads begin at
+   * most STALE_READ_MS apart reads every row before it goes.
+   */
   let lastRead = 0;
   let readSession = -1;
   const readLog = async () => {
     const database = opts.database;
     if (!database || contentSubscribers.size === 0 || !listener.live) return;
     const session = listener.session;
+    const began = Date.now();
     try {
-      if (readSession !== session || Date.now() - lastRead > STALE_READ_MS) {
+      if (readSession !== session || began - lastRead > STALE_READ_MS) {
         // A new session, or reads too far apart: anything may have been missed. Start from now.
         horizon = null;
         seen = new Map();
@@ -155,7 +161,7 @@ export function listenForChanges(connectionString: string, log: Logger, opts: Ch
       const first = horizon === null;
       const [r] = await database.query<LogRead>(READ_LOG_SQL, [horizon, [...seen.keys()]], { name: 'cms_change_log_read' });
       if (listener.session !== session) return;
-      lastRead = Date.now();
+      lastRead = began;
       const next = BigInt(r.horizon);
       for (const [id, xid] of r.rows) seen.set(id, BigInt(xid));
       for (const [id, xid] of seen) if (xid < next) seen.delete(id);
