@@ -1,5 +1,5 @@
 /**
- * Write concurrency (issue 32, "One project's writes queue behind one row"): publishing writes to
+ * Write concurrency: publishing writes to
  * DISTINCT entries of one project through the real HTTP API, at 1 client and at 8 clients, beside the
  * same-run ceiling of the same number of plain `UPDATE …; COMMIT` transactions on distinct rows
  * through `pg` (bench/lib/write-ceiling.ts).
@@ -149,7 +149,7 @@ export async function runWriteConcurrency(o: WriteConcurrencyOptions): Promise<{
     // Autovacuum may be off (this machine's cluster): fresh rows would have no planner statistics.
     const sql = new pg.Client({ connectionString: o.databaseUrl });
     await sql.connect();
-    await sql.query('ANALYZE entries, entry_versions, outbox_events, content_generations, collection_generations').finally(() => sql.end());
+    await sql.query('ANALYZE entries, entry_versions, outbox_events, content_changes, content_generations, collection_generations').finally(() => sql.end());
     const write = writer(base, o.headers);
     // Warm-up at the largest client count, so the server's write path is optimised before either step.
     await publishStep(o, server, write, clients[clients.length - 1], Math.min(warmupSec(), o.durationSec));
@@ -197,7 +197,7 @@ export async function runWriteConcurrency(o: WriteConcurrencyOptions): Promise<{
     ...clients.map((c) =>
       rowOf(writeRowNames.entries(c), entries.get(c)!, 'commits/s', {
         ceiling: `${(entries.get(c)!.rate / ceilings.get(c)!.rate).toFixed(3)} × pg UPDATE; COMMIT`,
-        note: `draft save of distinct posts in plain SQL, autocommit: the deferred generation triggers and their NOTIFYs, without the server; backends waiting on a lock: ${entryWaits.get(c)!.mean.toFixed(2)} (${entryWaits.get(c)!.waits})`,
+        note: `draft save of distinct posts in plain SQL, autocommit: the deferred generation triggers (inserts into the content change log), without the server; backends waiting on a lock: ${entryWaits.get(c)!.mean.toFixed(2)} (${entryWaits.get(c)!.waits})`,
       }),
     ),
     ...clients.map((c) => rowOf(writeRowNames.ceiling(c), ceilings.get(c)!, 'commits/s', { note: `autocommit UPDATE of one row of a trigger-free table, ${int(ceilingRows)} rows` })),

@@ -10,6 +10,9 @@ import type { EdgeServices } from './edge/services.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { listenForChanges } from './db/change-feed.ts';
+import { ChangeHints } from './db/change-hints.ts';
+import { startContentLogCompaction } from './db/content-log.ts';
+import { OUTBOX_CHANNEL } from './events/port.ts';
 import { createRateLimiter } from './edge/rate-limit.ts';
 import { ReadCache, type CachedAnswer } from './edge/read-cache/store.ts';
 import { KnownRestReads } from './edge/read-cache/known-rest-reads.ts';
@@ -40,9 +43,12 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   // Embedded PGlite multiplexes every connection onto one session, where LISTEN is not dependable.
-  const feed = opts.authCache && config.AUTH_CACHE_MS > 0 && config.DATABASE_URL && database.kind === 'postgres' ? listenForChanges(config.DATABASE_URL, log) : undefined;
+  const feed = opts.authCache && config.AUTH_CACHE_MS > 0 && config.DATABASE_URL && database.kind === 'postgres' ? listenForChanges(config.DATABASE_URL, log, { database }) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
   const trustedDocuments = feed ? new TrustedDocumentMemory(feed, config.AUTH_CACHE_MS) : undefined;
+  // Readers on other replicas (change feeds, live hubs, dispatchers) LISTEN; embedded PGlite has none.
+  const changeHints = database.kind === 'postgres' ? new ChangeHints(database, log, [OUTBOX_CHANNEL]) : undefined;
+  const stopCompaction = startContentLogCompaction(database, log);
   const services: AppServices = {
     config,
     log,
@@ -54,6 +60,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0)) : undefined,
     authCache,
     trustedDocuments,
+    changeHints,
     tokenUsage: new TokenUsage(database, log),
     live: new LiveHub({
       database,
@@ -80,6 +87,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       authCache?.close();
       trustedDocuments?.close();
       await feed?.close();
+      await changeHints?.close();
+      await stopCompaction();
       redis?.disconnect();
       await database.close();
     },

@@ -27,7 +27,7 @@ export interface AuthRow {
   created_at: Date;
   updated_at: Date;
   generation: string;
-  /** Per collection slug: [collection id, published generation, draft generation] (migration 20261126000000). */
+  /** Per collection slug: [collection id, published generation, draft generation] (counts of the content change log, migration 20261128010000). */
   collections: CollectionGenerations | null;
   token_id: number | null;
   token_project_id: number | null;
@@ -45,14 +45,12 @@ export interface AuthRow {
  */
 export const AUTH_SQL = `
   SELECT p.id, p.uuid::text AS uuid, p.name, p.description, p.plan::text AS plan, p.locales, p.default_locale,
-         p.schema_revision, p.require_email_verification, p.created_at, p.updated_at, coalesce(g.generation, 0)::text AS generation,
-         (SELECT json_object_agg(c.slug, json_build_array(c.id, cg.published, cg.draft))
-            FROM collection_generations cg JOIN collections c ON c.id = cg.collection_id
-           WHERE cg.project_id = p.id) AS collections,
+         p.schema_revision, p.require_email_verification, p.created_at, p.updated_at, cms_project_generation(p.id)::text AS generation,
+         (SELECT json_object_agg(g.slug, json_build_array(g.collection_id, g.published, g.draft))
+            FROM cms_collection_generations(p.id) g) AS collections,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at,
          EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced
     FROM projects p
-    LEFT JOIN content_generations g ON g.project_id = p.id
     LEFT JOIN api_tokens t ON t.token_hash = $2
    WHERE p.uuid = $1::uuid`;
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import { listenOn } from './listener.ts';
+import type { Database } from './client.ts';
 
 /** The channel migration 20261123000000 notifies on. */
 export const CHANGES_CHANNEL = 'cms_changes';
@@ -12,14 +13,15 @@ export const CHANGES_CHANNEL = 'cms_changes';
 export type Change = { kind: 'project'; projectId: number } | { kind: 'trusted-documents'; projectId: number } | { kind: 'all' };
 
 /**
- * A content commit (migration 20261126070000): the counters it moved, with their new values. Nothing
- * to forget: a holder of generations raises its own to these.
+ * A content commit's effect on one project (migration 20261128010000): its generations as the change
+ * log counts them after the commit. Nothing to forget: a holder of generations raises its own to
+ * these (counts only grow, so the larger value is the newer one whatever the order heard).
  */
 export interface ContentChange {
   projectId: number;
-  /** The project-wide content generation after the commit. */
+  /** The project-wide content generation. */
   generation?: bigint;
-  /** Collection id, published and draft generations after the commit. */
+  /** Collection id, published and draft generations. */
   collections?: Array<[number, number, number]>;
 }
 
@@ -43,50 +45,179 @@ export interface ChangeFeed {
 /** Identifies the feed's backend in pg_stat_activity (operators, and the tests that cut it). */
 export const CHANGE_FEED_APPLICATION = 'cms change feed';
 
-export function parseChange(payload: string | undefined): Change | ContentChange {
+/** The payload writers send after a content commit: read the change log now (src/db/change-hints.ts). */
+export const CONTENT_HINT = 'h';
+
+export function parseChange(payload: string | undefined): Change | 'hint' {
   const p = payload ?? '';
+  if (p === CONTENT_HINT) return 'hint';
   const m = /^p:(\d+)$/.exec(p);
   if (m) return { kind: 'project', projectId: Number(m[1]) };
   const t = /^t:(\d+)$/.exec(p);
   if (t) return { kind: 'trusted-documents', projectId: Number(t[1]) };
-  const c = /^c:(\d+):(\d+)$/.exec(p);
-  if (c) return { projectId: Number(c[1]), generation: BigInt(c[2]) };
-  const g = /^g:(\d+):(\d+\.\d+\.\d+(?:,\d+\.\d+\.\d+)*)$/.exec(p);
-  if (g) return { projectId: Number(g[1]), collections: g[2].split(',').map((t) => t.split('.').map(Number) as [number, number, number]) };
   // An unknown payload (a newer migration talking to an older server) is treated as "forget all".
   return { kind: 'all' };
 }
 
-const isContent = (c: Change | ContentChange): c is ContentChange => !('kind' in c);
+/**
+ * The rows of the change log a feed has not read yet, and what they changed: each project's
+ * generations as the same snapshot counts them. One statement, one snapshot: `horizon` (the oldest
+ * transaction of this database the snapshot sees running) is the next read's lower bound, since no
+ * transaction below it can add a row any more. Rows at or above the old horizon that the feed has
+ * read already are passed in `$2` and left out; no row below it is unread.
+ */
+const READ_LOG_SQL = `
+  WITH s AS MATERIALIZED (SELECT pg_current_snapshot() AS snap),
+  fresh AS MATERIALIZED (
+    SELECT x.id, x.project_id, x.xid FROM content_changes x
+     WHERE $1::text IS NOT NULL AND x.xid >= $1::text::xid8 AND x.id <> ALL($2::bigint[])
+  )
+  SELECT cms_snapshot_horizon(s.snap)::text AS horizon,
+         (SELECT coalesce(json_agg(json_build_array(f.id::text, f.xid::text)), '[]') FROM fresh f) AS rows,
+         (SELECT coalesce(json_agg(json_build_array(pp.project_id, cms_project_generation(pp.project_id)::text,
+                   (SELECT coalesce(json_agg(json_build_array(g.collection_id, g.published, g.draft)), '[]') FROM cms_collection_generations(pp.project_id) g))), '[]')
+            FROM (SELECT DISTINCT project_id FROM fresh) pp) AS changes
+    FROM s`;
+
+interface LogRead {
+  horizon: string;
+  rows: Array<[string, string]>;
+  changes: Array<[number, string, Array<[number, number, number]>]>;
+}
+
+export interface ChangeFeedOptions {
+  minRetryMs?: number;
+  maxRetryMs?: number;
+  /**
+   * Where the content change log is read (content subscribers need it). Without it the feed carries
+   * project, token and manifest changes only.
+   */
+  database?: Database;
+  /** How often the log is read when no hint arrives (a lost hint delays a change by this much). */
+  pollMs?: number;
+}
 
 /**
- * The server's LISTEN on `cms_changes` (src/db/listener.ts). Losing the connection tells every
- * subscriber to forget everything, so a gap in notifications can never leave a stale answer behind.
- * Keepalive finds a dead peer; consumers also bound how long they trust an answer (AUTH_CACHE_MS)
- * for the case where nothing notices.
+ * Longest gap between two reads of the log after which the feed cannot vouch for what it missed:
+ * the compaction folds rows `CONTENT_LOG_KEEP_SECONDS` after their commit (src/db/content-log.ts).
  */
-export function listenForChanges(connectionString: string, log: Logger, opts: { minRetryMs?: number; maxRetryMs?: number } = {}): ChangeFeed {
+const STALE_READ_MS = 5_000;
+
+/**
+ * The server's change feed. Project, token and manifest changes arrive as NOTIFY on `cms_changes`
+ * from triggers (rare; src/db/listener.ts). Content changes are read from the change log (migration
+ * 20261128010000) in commit-safe order: woken by the hint writers send after their commit, by a poll
+ * every `pollMs`, and on every (re)connect. Losing the connection or a read of the log tells every
+ * subscriber to forget everything, so a gap can never leave a stale answer behind. Keepalive finds a
+ * dead peer; consumers also bound how long they trust an answer (AUTH_CACHE_MS) for the case where
+ * nothing notices.
+ */
+export function listenForChanges(connectionString: string, log: Logger, opts: ChangeFeedOptions = {}): ChangeFeed {
   const subscribers = new Set<(change: Change) => void>();
   const contentSubscribers = new Set<(change: ContentChange) => void>();
-  const emit = (change: Change | ContentChange) => {
-    for (const fn of isContent(change) ? contentSubscribers : subscribers) {
+  const emit = (change: Change) => {
+    for (const fn of subscribers) {
       try {
-        (fn as (c: Change | ContentChange) => void)(change);
+        fn(change);
       } catch (err) {
         log.error({ err }, 'change feed subscriber failed');
       }
     }
   };
+  const emitContent = (change: ContentChange) => {
+    for (const fn of contentSubscribers) {
+      try {
+        fn(change);
+      } catch (err) {
+        log.error({ err }, 'change feed subscriber failed');
+      }
+    }
+  };
+
+  let closed = false;
+  /** The lower bound of the next read (null: none yet in this session; the first read only sets it). */
+  let horizon: string | null = null;
+  /** Rows read at or above the horizon, by id, with their transaction id (pruned as the horizon passes). */
+  let seen = new Map<string, bigint>();
+  /**
+   * When the last successful read began (before its snapshot was taken): the compaction folds a row
+   * only once its transaction ended CONTENT_LOG_KEEP_SECONDS before, so a feed whose reads begin at
+   * most STALE_READ_MS apart reads every row before it goes.
+   */
+  let lastRead = 0;
+  let readSession = -1;
+  const readLog = async () => {
+    const database = opts.database;
+    if (!database || contentSubscribers.size === 0 || !listener.live) return;
+    const session = listener.session;
+    const began = Date.now();
+    try {
+      if (readSession !== session || began - lastRead > STALE_READ_MS) {
+        // A new session, or reads too far apart: anything may have been missed. Start from now.
+        horizon = null;
+        seen = new Map();
+        readSession = session;
+      }
+      const first = horizon === null;
+      const [r] = await database.query<LogRead>(READ_LOG_SQL, [horizon, [...seen.keys()]], { name: 'cms_change_log_read' });
+      if (listener.session !== session) return;
+      lastRead = began;
+      const next = BigInt(r.horizon);
+      for (const [id, xid] of r.rows) seen.set(id, BigInt(xid));
+      for (const [id, xid] of seen) if (xid < next) seen.delete(id);
+      horizon = r.horizon;
+      // A first read sees nothing before its horizon: what was read from the database before it
+      // (authentications in flight included) cannot be vouched for.
+      if (first) emit({ kind: 'all' });
+      for (const [projectId, generation, collections] of r.changes) emitContent({ projectId, generation: BigInt(generation), collections });
+    } catch (err) {
+      log.warn({ err: err instanceof Error ? err.message : undefined }, 'could not read the change log');
+      horizon = null;
+      emit({ kind: 'all' });
+    }
+  };
+  // One read at a time; a wake-up during a read asks for one more after it.
+  const reader = {
+    running: false,
+    again: false,
+    current: Promise.resolve(),
+    wake(): void {
+      if (closed) return;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
+      this.running = true;
+      this.current = readLog().finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+    },
+  };
   const listener = listenOn(
     connectionString,
     CHANGES_CHANNEL,
     log,
-    { notify: (payload) => emit(parseChange(payload)), lost: () => emit({ kind: 'all' }) },
-    { ...opts, applicationName: CHANGE_FEED_APPLICATION },
+    {
+      notify: (payload) => {
+        const change = parseChange(payload);
+        if (change === 'hint') reader.wake();
+        else emit(change);
+      },
+      live: () => reader.wake(),
+      lost: () => emit({ kind: 'all' }),
+    },
+    { minRetryMs: opts.minRetryMs, maxRetryMs: opts.maxRetryMs, applicationName: CHANGE_FEED_APPLICATION },
   );
+  const timer = opts.database ? setInterval(() => reader.wake(), opts.pollMs ?? 100) : undefined;
+  timer?.unref();
   return {
     get live() {
-      return listener.live;
+      // Content holders may answer only while the log is being read.
+      return listener.live && (contentSubscribers.size === 0 || !opts.database || Date.now() - lastRead <= STALE_READ_MS);
     },
     get session() {
       return listener.session;
@@ -97,10 +228,14 @@ export function listenForChanges(connectionString: string, log: Logger, opts: { 
     },
     subscribeContent(fn) {
       contentSubscribers.add(fn);
+      reader.wake();
       return () => contentSubscribers.delete(fn);
     },
     async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
       await listener.close();
+      await reader.current;
       subscribers.clear();
       contentSubscribers.clear();
     },

@@ -3,6 +3,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import type { CachedAnswer, ReadCache } from './read-cache/store.ts';
 import type { KnownRestReads } from './read-cache/known-rest-reads.ts';
 import type { LiveHub } from '../live/hub.ts';
+import type { ChangeHints } from '../db/change-hints.ts';
 
 /**
  * What the request pipeline adds to a process's Services: the surfaces (src/http, src/graphql) are
@@ -18,4 +19,6 @@ export interface EdgeServices extends Services {
   graphqlReadCache?: ReadCache<CachedAnswer>;
   /** Live subscriptions of this replica (src/live); started by the first subscriber. */
   live: LiveHub;
+  /** Wakes every replica's readers after a write committed (src/db/change-hints.ts); absent on embedded PGlite. */
+  changeHints?: ChangeHints;
 }

@@ -42,7 +42,8 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
   if (inputs.length === 0) return;
   const { rows, entries } = contentEventParams(inputs);
   // `content_entry` is set only for rows that carry an entry (a JSON null entry stays a JSON null).
-  // The NOTIFY (see announce) rides in the same statement: one round trip less on every content write.
+  // No NOTIFY inside the transaction (it takes a cluster-wide lock at commit): other replicas' readers
+  // are woken by the hint sent after the write (src/db/change-hints.ts), or poll.
   await tx.$executeRaw(Prisma.sql`
     WITH inserted AS (
       INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
@@ -54,7 +55,7 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       ORDER BY r.n
       RETURNING 1
     )
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM inserted)`);
+    SELECT count(*) FROM inserted`);
   tellReaders(ctx);
 }
 
@@ -86,8 +87,7 @@ export function contentEventParams(inputs: ContentEventInput[]): { rows: string;
  * The outbox insert of emitContentEvents as part of a caller's single statement (plain SQL text for
  * `Database.query`): the events are written by the same statement as the change, so they commit with
  * it. `p` names the placeholders of the project id, the source and the two contentEventParams; rows
- * are inserted only when the SQL condition `gate` holds. The caller's statement must also run
- * `pg_notify(OUTBOX_CHANNEL, '')` when it inserts, and call `outboxWritten` after.
+ * are inserted only when the SQL condition `gate` holds. The caller must call `outboxWritten` after.
  */
 export function contentEventsInsertSql(p: { project: string; source: string; rows: string; entries: string }, gate: string): string {
   return `INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)

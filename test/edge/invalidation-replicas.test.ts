@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/client.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -24,7 +25,7 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boo
  * A write that must drop B's cached read does so within the feed's latency; a draft save, and a
  * write to another collection, leave B's published reads cached.
  */
-describe('fine invalidation across two replicas (PostgreSQL, LISTEN/NOTIFY)', () => {
+describe('fine invalidation across two replicas (PostgreSQL, change log and hints)', () => {
   let a: TestApp;
   let bServices: AppServices;
   let b: Awaited<ReturnType<typeof buildServer>>;
@@ -142,6 +143,46 @@ describe('fine invalidation across two replicas (PostgreSQL, LISTEN/NOTIFY)', ()
     const revoked = await a.database.query<{ id: number }>(`UPDATE api_tokens SET revoked_at = now() WHERE project_id = $1 AND name = 'test read' AND revoked_at IS NULL RETURNING id`, [p.id]);
     expect(revoked.length).toBeGreaterThan(0);
     expect(await eventually(async () => (await onB()) === 401)).toBe(true);
+  });
+
+  it('a write held open at its commit holds back no other write of the project, and every rule still holds on B', async () => {
+    const held = (await onA('POST', '/api/posts', { state: 'published', data: { title: 'Held, before' } })).body.uuid as string;
+    const [{ id: heldId }] = await a.database.query<{ id: number }>('SELECT id FROM entries WHERE uuid = $1', [held]);
+    await warmB();
+    expect((await restOnB(`/api/posts/${held}`)).body.fields.title).toBe('Held, before');
+    // Another writer changes the published copy of `held` and stops inside its commit: its commit
+    // triggers ran (SET CONSTRAINTS ALL IMMEDIATE), so its change log rows exist, uncommitted.
+    const holder = new pg.Client({ connectionString: a.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`UPDATE entries SET published_data = published_data || '{"title": "Held, after"}'::jsonb WHERE id = $1`, [heldId]);
+      await holder.query('SET CONSTRAINTS ALL IMMEDIATE');
+      // A draft save of another entry commits meanwhile (in time: it waits for nothing of the held
+      // transaction), and B keeps its published reads.
+      const saved = await Promise.race([
+        onA('PATCH', `/api/posts/${post}`, { data: { title: 'One, while held' } }).then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 5000)),
+      ]);
+      expect(saved, 'the draft save waited for the held transaction').toBe(true);
+      await syncB('sync held 1');
+      expect((await restOnB(`/api/posts/${post}`)).cache).toBe('HIT');
+      // A publish of that entry commits too, and B drops its reads of it, held transaction or not.
+      await onA('POST', `/api/posts/${post}/publish`);
+      expect(await eventually(async () => (await restOnB(`/api/posts/${post}`)).body.fields.title === 'One, while held')).toBe(true);
+      expect(await eventually(async () => (await gqlOnB(POSTS)).data.posts.data.some((e: { title: string }) => e.title === 'One, while held'))).toBe(true);
+      // Nothing of the held change is visible yet, on either replica.
+      expect((await restOnB(`/api/posts/${held}`)).body.fields.title).toBe('Held, before');
+      // Its commit comes after theirs, with change log rows drawn before theirs: B still hears of it.
+      await holder.query('COMMIT');
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+    expect(await eventually(async () => (await restOnB(`/api/posts/${held}`)).body.fields.title === 'Held, after'), 'B kept the read from before the held commit').toBe(true);
+    expect(await eventually(async () => (await gqlOnB(POSTS)).data.posts.data.some((e: { title: string }) => e.title === 'Held, after'))).toBe(true);
+    // The other tests count the posts' list.
+    await onA('DELETE', `/api/posts/${held}`);
   });
 
   it('an unpublish through A drops them too', async () => {

@@ -237,7 +237,7 @@ for (const embedded of [false, true]) describe(`fine invalidation of the read ca
   it('a bulk write bumps its collection once, and a draft-only bulk write no published generation', async () => {
     const generations = async () =>
       (await t.database.query<{ published: string; draft: string }>(
-        `SELECT g.published::text, g.draft::text FROM collection_generations g JOIN collections c ON c.id = g.collection_id WHERE c.project_id = $1 AND c.slug = 'tags'`,
+        `SELECT g.published::text, g.draft::text FROM cms_collection_generations($1) g WHERE g.slug = 'tags'`,
         [p.id],
       ))[0];
     const before = await generations();

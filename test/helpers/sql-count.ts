@@ -1,5 +1,7 @@
 import pg from 'pg';
 
+const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', "pg_notify('cms_changes', 'h')"];
+
 /**
  * Counts the statements sent to PostgreSQL through any pg client of this process while `fn` runs
  * (Prisma's adapter, the plain-pg authentication and raw queries alike).
@@ -9,9 +11,12 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
   const original = proto.query;
   let queries = 0;
   proto.query = function (this: unknown, ...args: unknown[]) {
-    // Background bookkeeping a timer may run at any moment (src/auth/token-usage.ts), never part of a request.
+    // Background work a timer may run at any moment, never part of a request: token bookkeeping
+    // (src/auth/token-usage.ts), the change feed's reads of the change log and its compaction
+    // (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
+    // without waiting for it (src/db/change-hints.ts).
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string' || !text.includes('SET last_used_at = u.at')) queries++;
+    if (typeof text !== 'string' || !BACKGROUND.some((b) => text.includes(b))) queries++;
     return original.apply(this, args);
   };
   try {

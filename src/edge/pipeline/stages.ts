@@ -64,10 +64,12 @@ export async function drawAddressBudget(services: EdgeServices, ip: string | und
 }
 
 /**
- * Read-your-writes on this replica, whatever the change notification's timing: forgets the project's
+ * Read-your-writes on this replica, whatever the change feed's timing: forgets the project's
  * cached authentication (and with it the content generations the read caches key by) before the
- * response goes out. See src/auth/auth-cache.ts.
+ * response goes out (src/auth/auth-cache.ts). Then hints every replica to read the change log and
+ * the outbox now (src/db/change-hints.ts); the write has committed, and the response does not wait.
  */
 export function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>): void {
   services.authCache?.forgetProject(ctx.project.id);
+  services.changeHints?.send();
 }

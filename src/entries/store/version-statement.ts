@@ -3,7 +3,6 @@ import { ENTRY_COLUMNS } from './rows.ts';
 import { passwordNamesSql } from './snapshot.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
-import { OUTBOX_CHANNEL } from '../../events/port.ts';
 import { contentEventsInsertSql, outboxWritten } from '../../events/outbox.ts';
 
 /**
@@ -96,8 +95,9 @@ const eventsCte = (p: EventPlaceholders, gate: string): string => `inserted AS (
   )`;
 
 /**
- * Runs a statement that inserts events and NOTIFYs (`pg_notify` of the outbox channel per written
- * row): true when it wrote, and then this process's dispatcher is told.
+ * Runs a statement that inserts events: true when it wrote, and then this process's dispatcher is
+ * told. No NOTIFY rides in it: a NOTIFY takes a cluster-wide lock at commit, and other replicas'
+ * readers are woken by the hint sent after the write (src/db/change-hints.ts) or their poll.
  */
 async function writeWithEvents(ctx: Ctx, text: string, params: unknown[], name: string): Promise<boolean> {
   const written = await ctx.services.database.query(text, params, { name });
@@ -156,7 +156,7 @@ const PUBLISH_IF_UNCHANGED = `WITH l AS (
     ${movePointers({ from: 'v', entryId: 'v.entry_id', versionId: 'v.id', number: '$5::int', fields: '$7::jsonb', at: '$8::timestamptz', returning: 't.id' })}
   ),
   ${eventsCte({ project: '$11::int', source: '$12::text', rows: '$13', entries: '$14' }, 'EXISTS (SELECT 1 FROM e)')}
-  SELECT pg_notify($15::text, '') FROM e`;
+  SELECT 1 FROM e`;
 
 export interface UnlockedPublish {
   entryId: number;
@@ -180,7 +180,7 @@ export function publishIfUnchanged(ctx: Ctx, p: UnlockedPublish): Promise<boolea
     PUBLISH_IF_UNCHANGED,
     [
       p.entryId, p.xmin, p.versionId, p.versionUuid, p.number, JSON.stringify(p.snapshot), JSON.stringify(p.fields), p.at.toISOString(), p.tokenId,
-      retentionFloor(ctx.project.plan, p.number), ctx.project.id, ctx.source, p.events.rows, p.events.entries, OUTBOX_CHANNEL,
+      retentionFloor(ctx.project.plan, p.number), ctx.project.id, ctx.source, p.events.rows, p.events.entries,
     ],
     'cms_publish_if_unchanged',
   );
@@ -253,7 +253,7 @@ export function insertEntriesPublishing(tx: Tx, ctx: Ctx, collectionId: number, 
 /**
  * Lock-free (src/entries/operations/create-without-lock.ts): ids and times given, the events in the
  * same statement. $1 project, $2 collection, $3 the rows, $4 time, $5 token, $6-$7 the events,
- * $8 the outbox channel, $9 the source.
+ * $8 the source.
  */
 const CREATE_WITHOUT_LOCK = `WITH pw AS (
     SELECT ${passwordNamesSql('$2::int')} AS names
@@ -263,8 +263,8 @@ const CREATE_WITHOUT_LOCK = `WITH pw AS (
     FROM jsonb_to_recordset($3::jsonb) AS r(id int, uuid uuid, locale text, data jsonb, version_id int), pw
   ),
   ${createCtes({ project: '$1::int', collection: '$2::int', group: 'NULL::int', at: '$4::timestamptz', token: '$5::int', returning: 'e.id' })},
-  ${eventsCte({ project: '$1::int', source: '$9::text', rows: '$6', entries: '$7' }, 'EXISTS (SELECT 1 FROM e)')}
-  SELECT pg_notify($8::text, '') WHERE EXISTS (SELECT 1 FROM inserted)`;
+  ${eventsCte({ project: '$1::int', source: '$8::text', rows: '$6', entries: '$7' }, 'EXISTS (SELECT 1 FROM e)')}
+  SELECT 1 WHERE EXISTS (SELECT 1 FROM inserted)`;
 
 export interface PreparedCreate {
   collectionId: number;
@@ -279,7 +279,7 @@ export async function createWithEvents(ctx: Ctx, c: PreparedCreate): Promise<voi
   await writeWithEvents(
     ctx,
     CREATE_WITHOUT_LOCK,
-    [ctx.project.id, c.collectionId, JSON.stringify(c.rows), c.at.toISOString(), c.tokenId, c.events.rows, c.events.entries, OUTBOX_CHANNEL, ctx.source],
+    [ctx.project.id, c.collectionId, JSON.stringify(c.rows), c.at.toISOString(), c.tokenId, c.events.rows, c.events.entries, ctx.source],
     'cms_bulk_create_without_lock',
   );
 }
@@ -292,7 +292,7 @@ const SAVE_IF_UNCHANGED = `WITH u AS (
     RETURNING e.id
   ),
   ${eventsCte({ project: '$6::int', source: '$7::text', rows: '$8', entries: '$9' }, 'EXISTS (SELECT 1 FROM u)')}
-  SELECT pg_notify($10::text, '') FROM u`;
+  SELECT 1 FROM u`;
 
 export interface UnlockedSave {
   entryId: number;
@@ -308,7 +308,7 @@ export function saveDraftIfUnchanged(ctx: Ctx, s: UnlockedSave): Promise<boolean
   return writeWithEvents(
     ctx,
     SAVE_IF_UNCHANGED,
-    [JSON.stringify(s.data), s.locale, s.at.toISOString(), s.entryId, s.xmin, ctx.project.id, ctx.source, s.events.rows, s.events.entries, OUTBOX_CHANNEL],
+    [JSON.stringify(s.data), s.locale, s.at.toISOString(), s.entryId, s.xmin, ctx.project.id, ctx.source, s.events.rows, s.events.entries],
     'cms_save_draft_if_unchanged',
   );
 }

@@ -24,19 +24,34 @@ export * from './enums.ts';
 export type Project = Prisma.ProjectModel
 /**
  * Model ContentGeneration
- * A counter per project that a trigger bumps at the commit of every transaction that changes the
- * project's entries, versions, assets, fields or collections (migration 20261122180000). Read together with
- * the project on every request, it keys the published-read response cache (src/http/read-cache.ts).
+ * The base of the project-wide content generation: the count of content commits of the project that
+ * the compaction folded out of `content_changes` (migration 20261128010000). The generation is this
+ * plus the project's rows still in the log (`cms_project_generation`); only the compaction writes it.
  */
 export type ContentGeneration = Prisma.ContentGenerationModel
 /**
  * Model CollectionGeneration
- * Two counters per collection, bumped at commit by triggers (migration 20261126000000): `published`
+ * The base of a collection's two generations (rules: migration 20261126000000): `published` moves
  * when anything a published read of the collection shows or hydrates changes, `draft` when anything a
- * draft read shows changes (every published change too). Authentication returns them with the
- * project, and the read caches key each answer by the counters of the collections it reads.
+ * draft read shows changes (every published change too). Each is this base plus the collection's rows
+ * still in `content_changes` (`cms_collection_generations`); only the compaction writes it.
+ * Authentication returns them with the project, and the read caches key each answer by them.
  */
 export type CollectionGeneration = Prisma.CollectionGenerationModel
+/**
+ * Model ContentChange
+ * The content change log (migration 20261128010000): deferred triggers insert one row per project
+ * (collection_id null) and per moved collection and visibility at the commit of every content
+ * transaction. Insert-only, so no writer of a project waits for another; read by SQL only
+ * (generations, the change feed in src/db/change-feed.ts), folded into the base rows by the compaction.
+ */
+export type ContentChange = Prisma.ContentChangeModel
+/**
+ * Model ContentChangeMark
+ * The horizon the compaction saw at each run: it folds only rows of transactions that had ended by a
+ * horizon seen long enough ago for every change feed to have read them.
+ */
+export type ContentChangeMark = Prisma.ContentChangeMarkModel
 /**
  * Model ApiToken
  * 

@@ -11,6 +11,8 @@
 export type * from './models/Project.ts'
 export type * from './models/ContentGeneration.ts'
 export type * from './models/CollectionGeneration.ts'
+export type * from './models/ContentChange.ts'
+export type * from './models/ContentChangeMark.ts'
 export type * from './models/ApiToken.ts'
 export type * from './models/Collection.ts'
 export type * from './models/Field.ts'

@@ -400,6 +400,8 @@ export const ModelName = {
   Project: 'Project',
   ContentGeneration: 'ContentGeneration',
   CollectionGeneration: 'CollectionGeneration',
+  ContentChange: 'ContentChange',
+  ContentChangeMark: 'ContentChangeMark',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -435,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
+    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "contentChange" | "contentChangeMark" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -658,6 +660,138 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.CollectionGenerationCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.CollectionGenerationCountAggregateOutputType> | number
+        }
+      }
+    }
+    ContentChange: {
+      payload: Prisma.$ContentChangePayload<ExtArgs>
+      fields: Prisma.ContentChangeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ContentChangeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ContentChangeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        findFirst: {
+          args: Prisma.ContentChangeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ContentChangeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        findMany: {
+          args: Prisma.ContentChangeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>[]
+        }
+        create: {
+          args: Prisma.ContentChangeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        createMany: {
+          args: Prisma.ContentChangeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ContentChangeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>[]
+        }
+        delete: {
+          args: Prisma.ContentChangeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        update: {
+          args: Prisma.ContentChangeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        deleteMany: {
+          args: Prisma.ContentChangeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ContentChangeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ContentChangeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>[]
+        }
+        upsert: {
+          args: Prisma.ContentChangeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangePayload>
+        }
+        aggregate: {
+          args: Prisma.ContentChangeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateContentChange>
+        }
+        groupBy: {
+          args: Prisma.ContentChangeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentChangeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ContentChangeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentChangeCountAggregateOutputType> | number
+        }
+      }
+    }
+    ContentChangeMark: {
+      payload: Prisma.$ContentChangeMarkPayload<ExtArgs>
+      fields: Prisma.ContentChangeMarkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ContentChangeMarkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ContentChangeMarkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>
+        }
+        findFirst: {
+          args: Prisma.ContentChangeMarkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ContentChangeMarkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>
+        }
+        findMany: {
+          args: Prisma.ContentChangeMarkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>[]
+        }
+        delete: {
+          args: Prisma.ContentChangeMarkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>
+        }
+        update: {
+          args: Prisma.ContentChangeMarkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>
+        }
+        deleteMany: {
+          args: Prisma.ContentChangeMarkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ContentChangeMarkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ContentChangeMarkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ContentChangeMarkPayload>[]
+        }
+        aggregate: {
+          args: Prisma.ContentChangeMarkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateContentChangeMark>
+        }
+        groupBy: {
+          args: Prisma.ContentChangeMarkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentChangeMarkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ContentChangeMarkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ContentChangeMarkCountAggregateOutputType> | number
         }
       }
     }
@@ -2215,6 +2349,23 @@ export const CollectionGenerationScalarFieldEnum = {
 export type CollectionGenerationScalarFieldEnum = (typeof CollectionGenerationScalarFieldEnum)[keyof typeof CollectionGenerationScalarFieldEnum]
 
 
+export const ContentChangeScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  collectionId: 'collectionId',
+  published: 'published'
+} as const
+
+export type ContentChangeScalarFieldEnum = (typeof ContentChangeScalarFieldEnum)[keyof typeof ContentChangeScalarFieldEnum]
+
+
+export const ContentChangeMarkScalarFieldEnum = {
+  at: 'at'
+} as const
+
+export type ContentChangeMarkScalarFieldEnum = (typeof ContentChangeMarkScalarFieldEnum)[keyof typeof ContentChangeMarkScalarFieldEnum]
+
+
 export const ApiTokenScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -2849,6 +3000,8 @@ export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
   contentGeneration?: Prisma.ContentGenerationOmit
   collectionGeneration?: Prisma.CollectionGenerationOmit
+  contentChange?: Prisma.ContentChangeOmit
+  contentChangeMark?: Prisma.ContentChangeMarkOmit
   apiToken?: Prisma.ApiTokenOmit
   collection?: Prisma.CollectionOmit
   field?: Prisma.FieldOmit

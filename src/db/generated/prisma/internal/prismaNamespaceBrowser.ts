@@ -54,6 +54,8 @@ export const ModelName = {
   Project: 'Project',
   ContentGeneration: 'ContentGeneration',
   CollectionGeneration: 'CollectionGeneration',
+  ContentChange: 'ContentChange',
+  ContentChangeMark: 'ContentChangeMark',
   ApiToken: 'ApiToken',
   Collection: 'Collection',
   Field: 'Field',
@@ -125,6 +127,23 @@ export const CollectionGenerationScalarFieldEnum = {
 } as const
 
 export type CollectionGenerationScalarFieldEnum = (typeof CollectionGenerationScalarFieldEnum)[keyof typeof CollectionGenerationScalarFieldEnum]
+
+
+export const ContentChangeScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  collectionId: 'collectionId',
+  published: 'published'
+} as const
+
+export type ContentChangeScalarFieldEnum = (typeof ContentChangeScalarFieldEnum)[keyof typeof ContentChangeScalarFieldEnum]
+
+
+export const ContentChangeMarkScalarFieldEnum = {
+  at: 'at'
+} as const
+
+export type ContentChangeMarkScalarFieldEnum = (typeof ContentChangeMarkScalarFieldEnum)[keyof typeof ContentChangeMarkScalarFieldEnum]
 
 
 export const ApiTokenScalarFieldEnum = {

@@ -14,10 +14,11 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model CollectionGeneration
- * Two counters per collection, bumped at commit by triggers (migration 20261126000000): `published`
+ * The base of a collection's two generations (rules: migration 20261126000000): `published` moves
  * when anything a published read of the collection shows or hydrates changes, `draft` when anything a
- * draft read shows changes (every published change too). Authentication returns them with the
- * project, and the read caches key each answer by the counters of the collections it reads.
+ * draft read shows changes (every published change too). Each is this base plus the collection's rows
+ * still in `content_changes` (`cms_collection_generations`); only the compaction writes it.
+ * Authentication returns them with the project, and the read caches key each answer by them.
  */
 export type CollectionGenerationModel = runtime.Types.Result.DefaultSelection<Prisma.$CollectionGenerationPayload>
 

@@ -14,9 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model ContentGeneration
- * A counter per project that a trigger bumps at the commit of every transaction that changes the
- * project's entries, versions, assets, fields or collections (migration 20261122180000). Read together with
- * the project on every request, it keys the published-read response cache (src/http/read-cache.ts).
+ * The base of the project-wide content generation: the count of content commits of the project that
+ * the compaction folded out of `content_changes` (migration 20261128010000). The generation is this
+ * plus the project's rows still in the log (`cms_project_generation`); only the compaction writes it.
  */
 export type ContentGenerationModel = runtime.Types.Result.DefaultSelection<Prisma.$ContentGenerationPayload>
 

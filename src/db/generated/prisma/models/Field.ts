@@ -684,14 +684,6 @@ export type FieldUpdateManyWithoutParentNestedInput = {
   deleteMany?: Prisma.FieldScalarWhereInput | Prisma.FieldScalarWhereInput[]
 }
 
-export type NullableIntFieldUpdateOperationsInput = {
-  set?: number | null
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type FieldUncheckedUpdateManyWithoutParentNestedInput = {
   create?: Prisma.XOR<Prisma.FieldCreateWithoutParentInput, Prisma.FieldUncheckedCreateWithoutParentInput> | Prisma.FieldCreateWithoutParentInput[] | Prisma.FieldUncheckedCreateWithoutParentInput[]
   connectOrCreate?: Prisma.FieldCreateOrConnectWithoutParentInput | Prisma.FieldCreateOrConnectWithoutParentInput[]
