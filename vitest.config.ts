@@ -8,5 +8,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Test files of one worker share its module graph: importing the app once per worker instead of
+    // once per file took the suite's import time from ~570 s to ~100 s. Safe because every test builds
+    // its own app and database, and process-wide caches are kept per services instance (per database).
+    isolate: false,
   },
 });
