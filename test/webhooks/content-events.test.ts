@@ -3,6 +3,7 @@ import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv 
 import { systemCtx } from '../../src/context.ts';
 import { createEntry } from '../../src/entries/operations/entry.ts';
 import { emitContentEvent } from '../../src/events/outbox.ts';
+import { passwordNamesSql } from '../../src/entries/store/snapshot.ts';
 
 const ALL_CONTENT = ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.trashed', 'content.restored'];
 
@@ -83,7 +84,7 @@ describe('content operations emit their events', () => {
     const entryUuid = crypto.randomUUID();
     await expect(
       env.t.database.prisma.$transaction(async (tx) => {
-        await emitContentEvent(tx, ctx, { event: 'content.updated', collection: env.collection, entryUuid, locale: 'en', entry: {} });
+        await emitContentEvent(tx, ctx, { event: 'content.updated', collection: env.collection, entryUuid, locale: 'en', entry: {} }, passwordNamesSql);
         throw new Error('the change failed after its event was written');
       }),
     ).rejects.toThrow('the change failed');
