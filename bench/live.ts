@@ -218,6 +218,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     LIVE_MAX_SUBSCRIPTIONS: String(n + 100),
     LIVE_MAX_PER_TOKEN: String(Math.min(100_000, n + 100)),
     LIVE_MAX_QUEUE: '100000',
+    // Every subscriber and the writer come from this one address: the per-address cap would refuse them.
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
     LIVE_MAX_QUEUE_BYTES: String(64 * 1_048_576),
     // Without Redis (live subscriptions do not use it): on a Redis shared with other processes, their
     // schema-revision notices (cms:graphql:schema-revision, not namespaced) name the same small project
