@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestProject } from '../helpers/app.ts';
-import { world, posts } from '../helpers/world.ts';
+import { world, posts, collection, field } from '../helpers/world.ts';
 import { openSse, payloadOf, type SseStream } from './sse-client.ts';
 
 /**
@@ -22,10 +22,10 @@ describe('live events show what each commit wrote', () => {
     expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
     return r.body;
   };
-  const field = (s: SseStream, name: string) => async () => payloadOf(await s.next(10_000)).data![name];
+  const nextOf = (s: SseStream, name: string) => async () => payloadOf(await s.next(10_000)).data![name];
 
   beforeAll(async () => {
-    ({ t, p } = await world({ app: { env: { LIVE_POLL_MS: '200' } }, collections: [posts()] }));
+    ({ t, p } = await world({ app: { env: { LIVE_POLL_MS: '200' } }, collections: [posts(), collection('accounts', [field.text('name'), { name: 'secret', type: 'password' }])] }));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -41,8 +41,8 @@ describe('live events show what each commit wrote', () => {
     const core = await sse(`subscription { entryChanged(collection: "posts", events: [UPDATED]) { id entry { fields } } }`);
     const values = Array.from({ length: 20 }, (_, i) => `v${i + 1}`);
     await Promise.all(values.map((title) => write('PUT', `/api/posts/${uuid}`, { data: { title } })));
-    const nextTyped = field(typed, 'postChanged');
-    const nextCore = field(core, 'entryChanged');
+    const nextTyped = nextOf(typed, 'postChanged');
+    const nextCore = nextOf(core, 'entryChanged');
     const got: Array<{ id: string; title: string }> = [];
     const committed: Array<{ id: string; title: string }> = [];
     for (let i = 0; i < values.length; i++) {
@@ -77,7 +77,7 @@ describe('live events show what each commit wrote', () => {
     await write('DELETE', `/api/posts/${other.uuid}`);
     await write('POST', '/api/posts', { data: { title: 'Fence' }, state: 'published' });
 
-    const nextPublished = field(published, 'postChanged');
+    const nextPublished = nextOf(published, 'postChanged');
     const seen = [];
     for (;;) {
       const e = await nextPublished();
@@ -95,7 +95,7 @@ describe('live events show what each commit wrote', () => {
     ]);
 
     // The draft view sees every save, each with its own values.
-    const nextDraft = field(draft, 'postChanged');
+    const nextDraft = nextOf(draft, 'postChanged');
     const drafts = [];
     for (let i = 0; i < 9; i++) {
       const e = await nextDraft();
@@ -112,5 +112,12 @@ describe('live events show what each commit wrote', () => {
       ['RESTORED', 'Three'],
       ['DELETED', null],
     ]);
+  });
+
+  it('the committed row an event records leaves password hashes out', async () => {
+    const { uuid } = await write('POST', '/api/accounts', { data: { name: 'Ann', secret: 'correct horse battery' } });
+    const rows = await t.database.query<{ committed: { data: Record<string, unknown> } }>(`SELECT payload->'committed' AS committed FROM outbox_events WHERE entry_uuid = $1`, [uuid]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].committed.data).toEqual({ name: 'Ann' });
   });
 });

@@ -38,6 +38,10 @@ describe('content operations emit their events', () => {
     expect(await eventsFor(entry.uuid, 1)).toEqual(['content.created']);
     const [d] = deliveriesFor(entry.uuid);
     expect(d.json).toMatchObject({ source: 'api', collection: env.collection, locale: 'en', content_entry: { uuid: entry.uuid } });
+    // The outbox row also holds the stored row the commit wrote, for live subscriptions: never sent.
+    const [row] = await env.t.database.query<{ committed: unknown }>(`SELECT payload->'committed' AS committed FROM outbox_events WHERE entry_uuid = $1`, [entry.uuid]);
+    expect(row.committed).toMatchObject({ uuid: entry.uuid, data: { title: 'Draft' } });
+    expect(d.json).not.toHaveProperty('committed');
   });
 
   it('create published → content.created + content.published', async () => {
