@@ -21,6 +21,7 @@ import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/services.ts';
 import { systemCtx } from '../src/context.ts';
 import { emitContentEvent } from '../src/events/outbox.ts';
+import { passwordNamesSql } from '../src/entries/store/snapshot.ts';
 import { createBenchProject, openBenchDatabase } from './lib/database.ts';
 import { spawnTsx } from './lib/processes.ts';
 import { WebhookReceiver, nowMs } from './lib/receiver.ts';
@@ -127,7 +128,7 @@ export async function runWebhookBench(
       pending.push(
         bdb.db.prisma
           .$transaction(
-            (tx) => emitContentEvent(tx, ctx, { event: 'content.updated', collection: ref, entryUuid, locale: 'en', entry: { uuid: entryUuid, fields: { title: `live ${i}` } } }),
+            (tx) => emitContentEvent(tx, ctx, { event: 'content.updated', collection: ref, entryUuid, locale: 'en', entry: { uuid: entryUuid, fields: { title: `live ${i}` } } }, passwordNamesSql),
             { maxWait: 30_000 },
           )
           .then(

@@ -17,6 +17,11 @@ export interface OutboxRow<E> {
   entry_uuid: string | null;
   locale: string | null;
   entry: E | null;
+  /**
+   * The entry row as the change's commit left it (`payload.committed`, src/events/outbox.ts): null for
+   * `content.deleted` and events written without an entry row.
+   */
+  committed: Record<string, unknown> | null;
   created_at: Date;
 }
 
@@ -39,7 +44,7 @@ export interface SnapshotRow<E> extends OutboxRow<E> {
  */
 const ROWS_AFTER_SQL = `
   SELECT o.id::text AS id, o.project_id, o.event, o.collection_id, o.entry_uuid::text AS entry_uuid,
-         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.created_at,
+         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.payload->'committed' AS committed, o.created_at,
          coalesce((SELECT min(x) FROM pg_snapshot_xip(s.snap) x
                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
                                                                   WHERE a.backend_xid IS NOT NULL AND a.datid IS NOT NULL
@@ -81,7 +86,7 @@ export function collectionRowsBetween<E>(
   // 10 sorts before 9 as text (a resume across 9 → 10 replayed out of order).
   return database.query<OutboxRow<E>>(
     `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-            payload->'content_entry' AS entry, created_at
+            payload->'content_entry' AS entry, payload->'committed' AS committed, created_at
        FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY outbox_events.id LIMIT $5`,
     [q.after, q.upTo, q.projectId, q.collectionId, q.limit],
   );

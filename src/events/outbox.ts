@@ -21,11 +21,32 @@ export interface ContentEventInput {
 }
 
 /**
+ * The stored row an event's change left (`committed` in the outbox payload), as SQL over the row
+ * alias `c` of `entries` (or of a statement's RETURNING of it): every column of the row but the
+ * password hashes, so that a reader can render the entry exactly as this commit wrote it (live
+ * subscriptions, src/live/entry.ts) instead of as it is when the event is read. A later commit of
+ * the same entry has its own row here. Webhook deliveries leave it out (src/delivery/store.ts).
+ */
+const committedSql = (c: string, withheld: WithheldKeys): string =>
+  `to_jsonb(${c}) - 'data' || jsonb_build_object('data', ${c}.data - ${withheld('r.collection_id')})`;
+
+/**
+ * The keys of an entry's stored `data` that stay out of `committed`: the writers' rule for password
+ * hashes (they never leave the entry row), as SQL text[] for the collection id expression given.
+ */
+export type WithheldKeys = (collectionId: string) => string;
+
+/** The payload of an outbox row: its own fields, the entry resource, and the committed row. */
+const payloadSql = (withheld: WithheldKeys): string =>
+  `CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
+        || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('committed', ${committedSql('c', withheld)}) ELSE '{}'::jsonb END`;
+
+/**
  * Records a content event in the outbox, inside the caller's transaction: the event exists if and
  * only if the change committed. Readers consume it after commit (./port.ts).
  */
-export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInput): Promise<void> {
-  await emitContentEvents(tx, ctx, [input]);
+export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInput, withheld: WithheldKeys): Promise<void> {
+  await emitContentEvents(tx, ctx, [input], withheld);
 }
 
 /**
@@ -38,20 +59,22 @@ export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInpu
  * are most of the bytes, and every byte is escaped and parsed again by Prisma's parameter handling
  * before the pg client writes it to the socket.
  */
-export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventInput[]): Promise<void> {
+export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventInput[], withheld: WithheldKeys): Promise<void> {
   if (inputs.length === 0) return;
   const { rows, entries } = contentEventParams(inputs);
   // `content_entry` is set only for rows that carry an entry (a JSON null entry stays a JSON null).
+  // Every writer in a transaction records its events after its row writes, which it holds locked
+  // until commit, so the row read here is the one that commits (`committed`, see committedSql).
   // No NOTIFY inside the transaction (it takes a cluster-wide lock at commit): other replicas' readers
   // are woken by the hint sent after the write (src/db/change-hints.ts), or poll.
   await tx.$executeRaw(Prisma.sql`
     WITH inserted AS (
       INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
-      SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid,
-        CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
+      SELECT ${ctx.project.id}, r.event, ${ctx.source}, r.collection_id, r.entry_uuid, ${Prisma.raw(payloadSql(withheld))}
       FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
           WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, entry, n)
         LEFT JOIN jsonb_array_elements(${entries}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
+        LEFT JOIN entries c ON c.uuid = r.entry_uuid AND r.event <> 'content.deleted'
       ORDER BY r.n
       RETURNING 1
     )
@@ -86,16 +109,18 @@ export function contentEventParams(inputs: ContentEventInput[]): { rows: string;
 /**
  * The outbox insert of emitContentEvents as part of a caller's single statement (plain SQL text for
  * `Database.query`): the events are written by the same statement as the change, so they commit with
- * it. `p` names the placeholders of the project id, the source and the two contentEventParams; rows
- * are inserted only when the SQL condition `gate` holds. The caller must call `outboxWritten` after.
+ * it. `p` names the placeholders of the project id, the source and the two contentEventParams, and
+ * `written` the statement's relation of the entry rows it leaves (a data-modifying CTE's `RETURNING *`:
+ * the table itself would show this statement the rows as they were before it); rows are inserted
+ * only when the SQL condition `gate` holds. The caller must call `outboxWritten` after.
  */
-export function contentEventsInsertSql(p: { project: string; source: string; rows: string; entries: string }, gate: string): string {
+export function contentEventsInsertSql(p: { project: string; source: string; rows: string; entries: string; written: string; withheld: WithheldKeys }, gate: string): string {
   return `INSERT INTO outbox_events (project_id, event, source, collection_id, entry_uuid, payload)
-      SELECT ${p.project}, r.event, ${p.source}, r.collection_id, r.entry_uuid,
-        CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
+      SELECT ${p.project}, r.event, ${p.source}, r.collection_id, r.entry_uuid, ${payloadSql(p.withheld)}
       FROM ROWS FROM (jsonb_to_recordset(${p.rows}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
           WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, entry, n)
         LEFT JOIN jsonb_array_elements(${p.entries}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
+        LEFT JOIN ${p.written} c ON c.uuid = r.entry_uuid
       WHERE ${gate}
       ORDER BY r.n
       RETURNING 1`;

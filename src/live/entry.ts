@@ -11,8 +11,8 @@ import type { EntryResource, EntryRow, ReadState } from '../entries/types.ts';
 import type { OutboxChange } from './stream.ts';
 
 interface Waiter {
-  /** `uuid|locale` of the entry asked about. */
-  entry: string;
+  /** The outbox id of the change asked about. */
+  change: number;
   resolve: (entry: EntryResource | null) => void;
   reject: (err: unknown) => void;
 }
@@ -21,8 +21,8 @@ interface Batch {
   ctx: Ctx;
   collection: CollectionSchema;
   state: ReadState;
-  /** The entries asked about: `uuid|locale` → [uuid, locale]. */
-  entries: Map<string, [string, string]>;
+  /** The committed rows asked about, by outbox id (several changes of one entry are several rows). */
+  changes: Map<number, Record<string, unknown>>;
   filters: Map<string, { where: unknown; waiters: Waiter[] }>;
 }
 
@@ -47,28 +47,33 @@ const visibilityClass = (ctx: Ctx): string =>
 
 /**
  * The entry a change is about, as a read of `state` filtered by `where` (the list query's filter)
- * shows it now (right after the change, or later when the server is behind or a backlog is
- * replayed): null when it is gone or does not match. `whereKey` names `where` (two subscriptions with
- * the same key share its evaluation).
+ * would have shown it right after that change committed: the entry's own row is the one the commit
+ * wrote (`change.committed`, recorded by the writer's statement), never the row as it is when the event
+ * is rendered, so each of several quick changes of one entry shows its own values, however late it is
+ * rendered (a server behind, a resume). Null when the entry does not match then (deleted, trashed, not
+ * published, outside `where`). What the row refers to (relations, media, and the entries a relation
+ * filter looks into) is read as it is now, as any read would. `whereKey` names `where` (two
+ * subscriptions with the same key share its evaluation).
  */
 export function readChangedEntry(ctx: Ctx, collection: CollectionSchema, change: OutboxChange, state: ReadState, where: unknown, whereKey: string): Promise<EntryResource | null> {
   authorize(ctx, 'read');
+  // An event without the row (a deletion) shows no entry.
+  if (!change.committed) return Promise.resolve(null);
   const key = `${collection.id}|${state}|${visibilityClass(ctx)}`;
   let batch = batches.get(key);
   if (!batch) {
-    const made: Batch = { ctx, collection, state, entries: new Map(), filters: new Map() };
+    const made: Batch = { ctx, collection, state, changes: new Map(), filters: new Map() };
     batches.set(key, (batch = made));
     setImmediate(() => {
       batches.delete(key);
       void run(made);
     });
   }
-  const entry = `${change.entryUuid}|${change.locale}`;
-  batch.entries.set(entry, [change.entryUuid, change.locale]);
+  batch.changes.set(change.id, change.committed);
   let filter = batch.filters.get(whereKey);
   if (!filter) batch.filters.set(whereKey, (filter = { where, waiters: [] }));
   const f = filter;
-  return new Promise((resolve, reject) => f.waiters.push({ entry, resolve, reject }));
+  return new Promise((resolve, reject) => f.waiters.push({ change: change.id, resolve, reject }));
 }
 
 async function run(batch: Batch): Promise<void> {
@@ -83,28 +88,29 @@ async function run(batch: Batch): Promise<void> {
     const tests = await Promise.all(
       filters.map(async (f) => (await compileWhere(f.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection })) ?? Prisma.sql`true`),
     );
-    const wanted = [...batch.entries.values()];
-    const conds = [
-      Prisma.sql`(e.uuid, e.locale) IN (SELECT * FROM unnest(${wanted.map(([u]) => u)}::text[]::uuid[], ${wanted.map(([, l]) => l)}::text[]))`,
-      sameCollection('e.collection_id', collection.id),
-      Prisma.sql`e.deleted_at IS NULL`,
-    ];
+    const ids = [...batch.changes.keys()];
+    const conds = [sameCollection('e.collection_id', collection.id), Prisma.sql`e.deleted_at IS NULL`];
     if (state === 'published') conds.push(publishedReadCondition('e'));
     const tested = Prisma.join(tests.map((t) => Prisma.sql`coalesce((${t}), false)`), ', ');
-    // Through pg, not Prisma's client (src/entries/reads/read-rows.ts): one of these runs per pass of the
-    // change stream, i.e. per commit on a server that keeps up, and Prisma's per-statement CPU was
-    // a large share of the server's work under the live bench (bench/live.ts). Same rows, same types
-    // (the read paths serialize pg's rows the same way); the text repeats per filter set, so it is
-    // prepared once per connection.
-    const statement = Prisma.sql`SELECT ${ENTRY_COLUMNS}, ARRAY[${tested}]::boolean[] AS live_matches FROM entries e WHERE ${Prisma.join(conds, ' AND ')}`;
-    const found = await readRows<EntryRow & { live_matches: boolean[] }>(ctx, statement, statementName(statement.text));
+    // The committed rows as `entries` rows (jsonb_populate_record types each column as the table
+    // does), so the list's conditions and columns apply to them unchanged. Through pg, not Prisma's
+    // client (src/entries/reads/read-rows.ts): one of these runs per pass of the change stream, i.e.
+    // per commit on a server that keeps up, and Prisma's per-statement CPU was a large share of the
+    // server's work under the live bench (bench/live.ts). Same rows, same types (the read paths
+    // serialize pg's rows the same way); the text repeats per filter set, so it is prepared once per
+    // connection.
+    const statement = Prisma.sql`SELECT ${ENTRY_COLUMNS}, x.n::int AS live_n, ARRAY[${tested}]::boolean[] AS live_matches
+      FROM jsonb_array_elements(${JSON.stringify([...batch.changes.values()])}::jsonb) WITH ORDINALITY AS x(j, n)
+      CROSS JOIN LATERAL jsonb_populate_record(NULL::entries, x.j) e
+      WHERE ${Prisma.join(conds, ' AND ')}`;
+    const found = await readRows<EntryRow & { live_n: number; live_matches: boolean[] }>(ctx, statement, statementName(statement.text));
     const shown = found.filter((r) => r.live_matches.some(Boolean));
-    const rows = shown.map(({ live_matches: _m, ...row }) => row as EntryRow);
+    const rows = shown.map(({ live_matches: _m, live_n: _n, ...row }) => row as EntryRow);
     const serialized = await serializeEntries(ctx, collection, rows, { state, timestamps: true });
-    const byEntry = new Map(shown.map((r, i) => [`${r.uuid}|${r.locale}`, { matches: r.live_matches, entry: serialized[i] }]));
+    const byChange = new Map(shown.map((r, i) => [ids[r.live_n - 1], { matches: r.live_matches, entry: serialized[i] }]));
     filters.forEach((f, i) =>
       f.waiters.forEach((w) => {
-        const hit = byEntry.get(w.entry);
+        const hit = byChange.get(w.change);
         w.resolve(hit?.matches[i] ? hit.entry : null);
       }),
     );

@@ -17,6 +17,8 @@ export interface OutboxChange {
   locale: string;
   /** The entry as the write rendered it (draft view, visibility applied); absent for `content.deleted`. */
   entry: EntryResource | null;
+  /** The entry row as this change's commit left it (password hashes left out); null for `content.deleted`. */
+  committed: Record<string, unknown> | null;
   createdAt: Date;
 }
 
@@ -34,6 +36,7 @@ export const toChange = (r: FeedRow<EntryResource>): OutboxChange | null =>
         entryUuid: r.entry_uuid,
         locale: r.locale ?? '',
         entry: r.entry && typeof r.entry === 'object' ? r.entry : null,
+        committed: r.committed && typeof r.committed === 'object' ? r.committed : null,
         createdAt: r.created_at,
       }
     : null;

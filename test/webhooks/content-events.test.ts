@@ -3,6 +3,7 @@ import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv 
 import { systemCtx } from '../../src/context.ts';
 import { createEntry } from '../../src/entries/operations/entry.ts';
 import { emitContentEvent } from '../../src/events/outbox.ts';
+import { passwordNamesSql } from '../../src/entries/store/snapshot.ts';
 
 const ALL_CONTENT = ['content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.trashed', 'content.restored'];
 
@@ -37,6 +38,10 @@ describe('content operations emit their events', () => {
     expect(await eventsFor(entry.uuid, 1)).toEqual(['content.created']);
     const [d] = deliveriesFor(entry.uuid);
     expect(d.json).toMatchObject({ source: 'api', collection: env.collection, locale: 'en', content_entry: { uuid: entry.uuid } });
+    // The outbox row also holds the stored row the commit wrote, for live subscriptions: never sent.
+    const [row] = await env.t.database.query<{ committed: unknown }>(`SELECT payload->'committed' AS committed FROM outbox_events WHERE entry_uuid = $1`, [entry.uuid]);
+    expect(row.committed).toMatchObject({ uuid: entry.uuid, data: { title: 'Draft' } });
+    expect(d.json).not.toHaveProperty('committed');
   });
 
   it('create published → content.created + content.published', async () => {
@@ -83,7 +88,7 @@ describe('content operations emit their events', () => {
     const entryUuid = crypto.randomUUID();
     await expect(
       env.t.database.prisma.$transaction(async (tx) => {
-        await emitContentEvent(tx, ctx, { event: 'content.updated', collection: env.collection, entryUuid, locale: 'en', entry: {} });
+        await emitContentEvent(tx, ctx, { event: 'content.updated', collection: env.collection, entryUuid, locale: 'en', entry: {} }, passwordNamesSql);
         throw new Error('the change failed after its event was written');
       }),
     ).rejects.toThrow('the change failed');

@@ -7,6 +7,7 @@ import { waitFor } from '../helpers/receiver.ts';
 import { world, posts, collection, field } from '../helpers/world.ts';
 import { systemCtx, type Ctx, type EventSource } from '../../src/context.ts';
 import { emitContentEvents, type ContentEventInput } from '../../src/events/outbox.ts';
+import { passwordNamesSql } from '../../src/entries/store/snapshot.ts';
 import type { ContentEventName } from '../../src/events/names.ts';
 import type { WebhookOptions } from '../../src/delivery/options.ts';
 
@@ -102,6 +103,7 @@ export async function webhookEnv(opts: { redis?: boolean; embedded?: boolean; op
             ...(e.event === 'content.deleted' ? {} : { entry: e.entry ?? { uuid: e.entryUuid, fields: { title: `t${i}` } } }),
             ...e,
           })),
+          passwordNamesSql,
         ),
       );
     },

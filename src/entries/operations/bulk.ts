@@ -10,6 +10,7 @@ import { validateEntryInputs } from '../values/validate.ts';
 import type { EntryResource } from '../types.ts';
 import { mintEntries } from '../store/mint.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
+import { passwordNamesSql } from '../store/snapshot.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from '../store/bulk-persist.ts';
 import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './bulk-input.ts';
@@ -57,7 +58,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
     const resources = await serializeEntries(tctx, collection, rows, { state: 'draft', timestamps: opts.timestamps });
     const event = eventFactory(collection);
     const events = rows.flatMap((row, i) => createdEvents(event, row, resources[i], validated[i].state === 'published'));
-    await emitContentEvents(tx, tctx, events);
+    await emitContentEvents(tx, tctx, events, passwordNamesSql);
     return resources;
   }, TX_OPTIONS);
   return { message: 'Bulk content created successfully.', data };
@@ -117,7 +118,7 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
       ...(publishedResources.has(row.id) ? [event('content.published', row, publishedResources.get(row.id))] : []),
       ...(unpublishedIds.has(row.id) ? [event('content.unpublished', row, resources[i])] : []),
     ]);
-    await emitContentEvents(tx, tctx, events);
+    await emitContentEvents(tx, tctx, events, passwordNamesSql);
     return resources;
   }, TX_OPTIONS);
   return { message: 'Bulk content updated successfully.', data };
@@ -143,12 +144,12 @@ export async function bulkDeleteEntries(ctx: Ctx, slug: string, body: unknown, q
           const byRequestOrder = <T extends { uuid: string }>(rows: T[]) => rows.sort((a, b) => order.get(a.uuid)! - order.get(b.uuid)!);
           if (force) {
             const gone = byRequestOrder(await destroyByUuid(tx, collection, uuids));
-            await emitContentEvents(tx, tctx, gone.map((row) => event('content.deleted', row)));
+            await emitContentEvents(tx, tctx, gone.map((row) => event('content.deleted', row)), passwordNamesSql);
             return gone.length;
           }
           const trashed = byRequestOrder(await trashByUuid(tx, collection, uuids));
           const resources = await serializeEntries(tctx, collection, trashed, { state: 'draft' });
-          await emitContentEvents(tx, tctx, trashed.map((row, i) => event('content.trashed', row, resources[i])));
+          await emitContentEvents(tx, tctx, trashed.map((row, i) => event('content.trashed', row, resources[i])), passwordNamesSql);
           return trashed.length;
         }, TX_OPTIONS);
   return { message: 'Bulk content deleted successfully.', count, force };

@@ -4,6 +4,7 @@ import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { emitContentEvent, emitContentEvents } from '../../events/outbox.ts';
+import { passwordNamesSql } from '../store/snapshot.ts';
 import type { ContentEventName } from '../../events/names.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../store/persist.ts';
 import { serializeEntry } from '../reads/serialize.ts';
@@ -29,7 +30,7 @@ export function txCtx(ctx: Ctx, tx: Tx): Ctx {
 
 
 export async function emitEntryEvent(tx: Tx, ctx: Ctx, collection: CollectionSchema, event: ContentEventName, row: EntryRow, entry?: EntryResource): Promise<void> {
-  await emitContentEvent(tx, ctx, { event, collection: collectionRef(collection), entryUuid: row.uuid, locale: row.locale, entry });
+  await emitContentEvent(tx, ctx, { event, collection: collectionRef(collection), entryUuid: row.uuid, locale: row.locale, entry }, passwordNamesSql);
 }
 
 export interface EntryWriteBody {
@@ -63,7 +64,7 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
     let rows = await insertEntries(tx, tctx, collection, items);
     rows = await publishCreated(tx, tctx, rows, items);
     const entry = await serializeEntry(tctx, collection, rows[0], writeView(opts.timestamps));
-    await emitContentEvents(tx, tctx, createdEvents(eventFactory(collection), rows[0], entry, items[0].state === 'published'));
+    await emitContentEvents(tx, tctx, createdEvents(eventFactory(collection), rows[0], entry, items[0].state === 'published'), passwordNamesSql);
     return entry;
   }, TX_OPTIONS);
 }

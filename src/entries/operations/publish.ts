@@ -6,6 +6,7 @@ import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { isUuid } from '../types.ts';
 import { notFound } from '../../errors.ts';
 import { emitContentEvent } from '../../events/outbox.ts';
+import { passwordNamesSql } from '../store/snapshot.ts';
 import type { ContentEventName } from '../../events/names.ts';
 import { mintEntries, type MintTarget } from '../store/mint.ts';
 import type { Snapshot } from '../store/snapshot.ts';
@@ -116,5 +117,5 @@ function announce(tx: Tx, ctx: Ctx, event: ContentEventName, collection: Collect
     entryUuid: entry.uuid,
     locale: entry.locale,
     entry: resource,
-  });
+  }, passwordNamesSql);
 }

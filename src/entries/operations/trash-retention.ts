@@ -1,6 +1,7 @@
 import { Prisma } from '../../db/client.ts';
 import { systemCtx, type Services } from '../../context.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
+import { passwordNamesSql } from '../store/snapshot.ts';
 
 /** Entries deleted per transaction: bounded so a large backlog never holds locks for long. */
 const PURGE_SLICE = 1000;
@@ -38,7 +39,7 @@ export async function purgeExpiredTrash(services: Services, days: number, slice 
         const events = gone
           .filter((g) => g.projectId === project.id)
           .map((g) => ({ event: 'content.deleted' as const, collection: collectionById.get(g.collectionId)!, entryUuid: g.uuid, locale: g.locale }));
-        await emitContentEvents(tx, ctx, events);
+        await emitContentEvents(tx, ctx, events, passwordNamesSql);
       }
       return gone.length;
     });

@@ -4,6 +4,7 @@ import { conflict, ErrorBag, notFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { compileWhere } from '../../filtering/index.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
+import { passwordNamesSql } from '../store/snapshot.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './entry.ts';
 import { collectionRef } from '../../events/entry-events.ts';
 import { ENTRY_COLUMNS, liveEntryByUuid } from '../store/rows.ts';
@@ -114,7 +115,7 @@ export async function emptyTrash(ctx: Ctx, slug: string): Promise<{ message: str
       DELETE FROM entries e WHERE e.collection_id = ${collection.id} AND e.deleted_at IS NOT NULL
       RETURNING e.uuid::text AS uuid, e.locale`);
     const ref = collectionRef(collection);
-    await emitContentEvents(tx, tctx, gone.map((g) => ({ event: 'content.deleted' as const, collection: ref, entryUuid: g.uuid, locale: g.locale })));
+    await emitContentEvents(tx, tctx, gone.map((g) => ({ event: 'content.deleted' as const, collection: ref, entryUuid: g.uuid, locale: g.locale })), passwordNamesSql);
     return gone.length;
   }, TX_OPTIONS);
   return { message: deleted === 1 ? '1 entry deleted from the trash.' : `${deleted} entries deleted from the trash.`, deleted };

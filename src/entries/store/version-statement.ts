@@ -89,9 +89,13 @@ const movePointers = (p: PointerMove): string => `UPDATE entries AS t SET${p.dra
 /** The placeholders of an event insert: project id, source, and the two contentEventParams. */
 type EventPlaceholders = { project: string; source: string; rows: string; entries: string };
 
-/** The outbox rows of the change, inserted by its own statement (so in its commit) when `gate` holds. */
-const eventsCte = (p: EventPlaceholders, gate: string): string => `inserted AS (
-    ${contentEventsInsertSql(p, gate)}
+/**
+ * The outbox rows of the change, inserted by its own statement (so in its commit) when `gate` holds.
+ * `written` is the CTE whose `RETURNING *` holds the entry rows as the statement leaves them: what
+ * each event's `committed` records (src/events/outbox.ts).
+ */
+const eventsCte = (p: EventPlaceholders, written: string, gate: string): string => `inserted AS (
+    ${contentEventsInsertSql({ ...p, written, withheld: passwordNamesSql }, gate)}
   )`;
 
 /**
@@ -153,9 +157,9 @@ const PUBLISH_IF_UNCHANGED = `WITH l AS (
     ${pruneVersions('l', 'l.id', '$10::int')}
   ),
   e AS (
-    ${movePointers({ from: 'v', entryId: 'v.entry_id', versionId: 'v.id', number: '$5::int', fields: '$7::jsonb', at: '$8::timestamptz', returning: 't.id' })}
+    ${movePointers({ from: 'v', entryId: 'v.entry_id', versionId: 'v.id', number: '$5::int', fields: '$7::jsonb', at: '$8::timestamptz', returning: 't.*' })}
   ),
-  ${eventsCte({ project: '$11::int', source: '$12::text', rows: '$13', entries: '$14' }, 'EXISTS (SELECT 1 FROM e)')}
+  ${eventsCte({ project: '$11::int', source: '$12::text', rows: '$13', entries: '$14' }, 'e', 'EXISTS (SELECT 1 FROM e)')}
   SELECT 1 FROM e`;
 
 export interface UnlockedPublish {
@@ -262,8 +266,8 @@ const CREATE_WITHOUT_LOCK = `WITH pw AS (
     SELECT r.id, r.uuid, r.locale, r.data, r.version_id, CASE WHEN r.version_id IS NOT NULL THEN r.data - pw.names END AS published
     FROM jsonb_to_recordset($3::jsonb) AS r(id int, uuid uuid, locale text, data jsonb, version_id int), pw
   ),
-  ${createCtes({ project: '$1::int', collection: '$2::int', group: 'NULL::int', at: '$4::timestamptz', token: '$5::int', returning: 'e.id' })},
-  ${eventsCte({ project: '$1::int', source: '$8::text', rows: '$6', entries: '$7' }, 'EXISTS (SELECT 1 FROM e)')}
+  ${createCtes({ project: '$1::int', collection: '$2::int', group: 'NULL::int', at: '$4::timestamptz', token: '$5::int', returning: 'e.*' })},
+  ${eventsCte({ project: '$1::int', source: '$8::text', rows: '$6', entries: '$7' }, 'e', 'EXISTS (SELECT 1 FROM e)')}
   SELECT 1 WHERE EXISTS (SELECT 1 FROM inserted)`;
 
 export interface PreparedCreate {
@@ -289,9 +293,9 @@ export async function createWithEvents(ctx: Ctx, c: PreparedCreate): Promise<voi
 const SAVE_IF_UNCHANGED = `WITH u AS (
     UPDATE entries AS e SET data = $1::jsonb, locale = $2::text, is_draft_dirty = true, updated_at = $3::timestamptz
     WHERE e.id = $4::int AND e.xmin = $5::text::xid AND e.deleted_at IS NULL
-    RETURNING e.id
+    RETURNING e.*
   ),
-  ${eventsCte({ project: '$6::int', source: '$7::text', rows: '$8', entries: '$9' }, 'EXISTS (SELECT 1 FROM u)')}
+  ${eventsCte({ project: '$6::int', source: '$7::text', rows: '$8', entries: '$9' }, 'u', 'EXISTS (SELECT 1 FROM u)')}
   SELECT 1 FROM u`;
 
 export interface UnlockedSave {

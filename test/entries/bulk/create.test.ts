@@ -62,7 +62,15 @@ for (const embedded of [false, true]) {
       expect(payload.collection.slug).toBe('posts');
       expect(payload.content_entry).toMatchObject({ uuid: p1.uuid, published_version_number: 1 });
       // Both events of a publish on create carry the whole created entry, as the response shows it.
-      expect(events[0].payload).toEqual({ collection: payload.collection, entry_uuid: p1.uuid, locale: 'en', content_entry: p1 });
+      // `committed` is the stored row the statement wrote (what live subscriptions render from).
+      expect(events[0].payload).toEqual({ collection: payload.collection, entry_uuid: p1.uuid, locale: 'en', content_entry: p1, committed: expect.any(Object) });
+      expect((events[0].payload as { committed: unknown }).committed).toMatchObject({
+        uuid: p1.uuid,
+        state: 'published',
+        published_version_id: p1.published_version_id,
+        published_data: { title: 'P1' },
+        data: { title: 'P1' },
+      });
       expect(events[1].payload).toEqual(events[0].payload);
       expect((events[2].payload as { content_entry: unknown }).content_entry).toEqual(d1);
       expect(events.every((e) => e.source === 'api')).toBe(true);

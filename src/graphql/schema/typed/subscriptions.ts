@@ -28,10 +28,22 @@ interface TypedChange {
 const LEAVING: ReadonlySet<ContentEventName> = new Set(['content.deleted', 'content.trashed', 'content.unpublished']);
 
 /**
+ * Whether every member must hear that the entry left the view of `state`, even one never shown it:
+ * a published view hears of a trashed entry only when the trash took published content from it
+ * (the committed row still points at a published version), never of a draft-only one.
+ */
+function leftView(change: OutboxChange, state: ReadState): boolean {
+  if (!LEAVING.has(change.event)) return false;
+  if (state === 'published' && change.event === 'content.trashed') return change.committed?.published_version_id != null;
+  return true;
+}
+
+/**
  * `<type>Changed(where, state, events)` per collection (docs/graphql.md, "Subscriptions"): the typed
- * entry as a read of `state` filtered by `where` shows it right after the change, through the same
- * list operation and serializer as `posts(where:)`. An entry this subscription was shown that no
- * longer matches gets one last event with `matches: false` and no entry.
+ * entry as a read of `state` filtered by `where` showed it right after the change committed (the row
+ * the commit wrote, src/live/entry.ts), through the same conditions and serializer as `posts(where:)`.
+ * An entry this subscription was shown that no longer matches gets one last event with
+ * `matches: false` and no entry. A published view gets no event for a draft save.
  */
 export function defineSubscriptions(b: TypedBuilder, types: NameRegistry, layouts: CollectionLayout[], refs: TypeRefs, inputs: Map<number, CollectionInputs>): void {
   const contentEvent = 'ContentEvent' as unknown as EnumRef<T, ContentEventName>;
@@ -72,12 +84,14 @@ export function defineSubscriptions(b: TypedBuilder, types: NameRegistry, layout
           const whereKey = JSON.stringify(where ?? null);
           const events = args.events?.length ? new Set(args.events) : undefined;
           const render = liveRenderer<TypedChange>(c, async (change, rctx) => {
+            // A draft save leaves the published copy as it was: nothing for a published view to show.
+            if (state === 'published' && change.event === 'content.updated') return null;
             const key = `${change.entryUuid}|${change.locale}`;
             const entry: EntryResource | null = change.event === 'content.deleted' ? null : await readChangedEntry(rctx, collection, change, state, where, whereKey);
             if (entry) return { payload: { change, matches: true, entry: typedEntry(entry, state) }, shows: key };
             // Said to the members that were shown the entry (src/live/group.ts), or to all when nothing
             // else could tell them it is gone.
-            return { payload: { change, matches: false, entry: null }, leaves: key, toAll: !where && LEAVING.has(change.event) };
+            return { payload: { change, matches: false, entry: null }, leaves: key, toAll: !where && leftView(change, state) };
           });
           const shape = { projectId: ctx.project.id, collectionId: collection.id, events, key: shapeKeyOf(c, ctx) };
           const sub = await c.services.live.subscribe(ctx, shape, render, lastEventIdOf(c));
