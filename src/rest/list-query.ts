@@ -49,6 +49,7 @@ export function parseListQuery(q: Record<string, unknown>): ListRequest {
       sort: firstString(q.sort),
       timestamps: isFlag(q.timestamps),
       exclude: parseList(q.exclude),
+      fallback: isFlag(q.fallback),
     },
     paginate: parsePositiveInt(bag, 'paginate', q.paginate),
     page: parsePositiveInt(bag, 'page', q.page),

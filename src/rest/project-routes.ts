@@ -3,6 +3,7 @@ import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale, updateProjectSettings } from '../projects/operations.ts';
 import { listCollections, serializeCollection } from '../collections/operations.ts';
+import { setLocaleFallback } from '../projects/locale-fallbacks.ts';
 
 const localeBody = z.object({ locale: z.string() });
 
@@ -58,12 +59,23 @@ export const projectRoutes = defineRoutes([
     handler: async (ctx, { body }) => ({ body: serializeProject(await setDefaultLocale(ctx, (body as z.infer<typeof localeBody>).locale)) }),
   },
   {
+    method: 'PATCH',
+    url: '/api/project/locales/:locale',
+    successStatus: 200,
+    response: { schema: ref('Project') },
+    ability: 'admin',
+    summary: "Set a locale's fallback ({ fallback: locale | null }): reads asked with fallback=true try it next (422: not a project locale, or a cycle)",
+    tags: ['project'],
+    body: z.object({ fallback: z.string().nullable() }),
+    handler: async (ctx, { params, raw }) => ({ body: serializeProject(await setLocaleFallback(ctx, params.locale, raw.body)) }),
+  },
+  {
     method: 'DELETE',
     url: '/api/project/locales/:locale',
     successStatus: 200,
     response: { schema: ref('Project') },
     ability: 'admin',
-    summary: 'Remove a locale (not the default one)',
+    summary: 'Remove a locale (not the default one, nor one another locale falls back to: 422)',
     tags: ['project'],
     handler: async (ctx, { params }) => ({ body: serializeProject(await removeLocale(ctx, params.locale)) }),
   },
