@@ -181,6 +181,8 @@ export const SYSTEM_FIELD_NAMES = [
   'updatedAt',
   'publishedVersionNumber',
   'isDraftDirty',
+  'resolvedLocale',
+  'requestedLocale',
   'versions',
   'and',
   'or',

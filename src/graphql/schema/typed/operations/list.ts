@@ -23,6 +23,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
         perPage: t.arg.int({ defaultValue: DEFAULT_PER_PAGE, description: `Page size, at most 100.` }),
         state: t.arg({ type: entryState, defaultValue: 'published' }),
         locale: t.arg.string(),
+        fallback: t.arg.boolean({ description: 'Per translation group, the entry of the first locale along the fallback chain of `locale` (the default locale when omitted); `resolvedLocale` says which answered.' }),
         first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
         after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
       },
@@ -40,6 +41,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
         const list = await openEntryList(ctx, slug, {
           state,
           locale: args.locale?.toLowerCase() ?? undefined,
+          fallback: args.fallback ?? false,
           where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
           sort: toSortString(args.sort),
           timestamps: true,
