@@ -6,7 +6,8 @@ import { authors, collection, field, posts, world, type World } from '../../help
  * de-at → de → en, with translations missing at each step, draft vs published, where/sort/paging/
  * totals on the resolved entries, relations along the chain, and the read cache.
  */
-describe('locale fallback reads (REST)', () => {
+// The same statements on both stores: PGlite serves embedded mode.
+for (const embedded of [false, true]) describe(`locale fallback reads (REST, ${embedded ? 'PGlite' : 'PostgreSQL'})`, () => {
   let w: World;
   const u: Record<string, string> = {};
 
@@ -26,6 +27,7 @@ describe('locale fallback reads (REST)', () => {
 
   beforeAll(async () => {
     w = await world({
+      app: { embedded },
       project: { locales: ['en', 'de', 'de-at', 'fr'], defaultLocale: 'en' },
       collections: [authors(), posts(field.number('rank'), field.relation('author', 'authors')), collection('notes', [field.text('title')])],
     });
