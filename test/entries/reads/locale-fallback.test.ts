@@ -53,10 +53,12 @@ for (const embedded of [false, true]) describe(`locale fallback reads (REST, ${e
   }, 120_000);
   afterAll(() => w.close());
 
-  it('shows each locale\'s fallback on GET /api', async () => {
-    const res = await ok('GET', '/api');
-    expect(res.body.locales).toEqual(['en', 'de', 'de-at', 'fr']);
-    expect(res.body.locale_fallbacks).toEqual({ 'de-at': 'de', de: 'en' });
+  it('shows each locale\'s fallback on GET /api and GET /api/project', async () => {
+    for (const url of ['/api', '/api/project']) {
+      const res = await ok('GET', url);
+      expect(res.body.locales).toEqual(['en', 'de', 'de-at', 'fr']);
+      expect(res.body.locale_fallbacks).toEqual({ 'de-at': 'de', de: 'en' });
+    }
   });
 
   it('answers each translation group once, from the first locale of the chain that has it', async () => {
