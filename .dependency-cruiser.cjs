@@ -37,7 +37,8 @@ const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-prob
  * Which domain may use which: the domain-to-domain layer, written down. Anything not listed is refused,
  * so a new edge between domains is a reviewed change of this table (and can never close a folder cycle
  * unnoticed: `scripts/folder-cycles.mjs` checks the collapsed graph too).
- *   events, collections, assets, auth, projects: the ground floor, they use no other domain.
+ *   events, collections, assets, auth, projects: the ground floor, they use no other domain (entries
+ *   reads the project's locale fallback chains from projects).
  */
 const DOMAIN_USES = {
   assets: [],
@@ -46,7 +47,7 @@ const DOMAIN_USES = {
   events: [],
   projects: [],
   filtering: ['collections'],
-  entries: ['assets', 'collections', 'events', 'filtering'],
+  entries: ['assets', 'collections', 'events', 'filtering', 'projects'],
   delivery: ['events'],
   webhooks: ['delivery', 'events'],
   users: ['events', 'auth'],

@@ -22,6 +22,7 @@ export interface AuthRow {
   plan: Project['plan'];
   locales: string[];
   default_locale: string;
+  locale_fallbacks: Project['localeFallbacks'];
   schema_revision: number;
   require_email_verification: boolean;
   created_at: Date;
@@ -44,7 +45,7 @@ export interface AuthRow {
  * for the same reason.
  */
 export const AUTH_SQL = `
-  SELECT p.id, p.uuid::text AS uuid, p.name, p.description, p.plan::text AS plan, p.locales, p.default_locale,
+  SELECT p.id, p.uuid::text AS uuid, p.name, p.description, p.plan::text AS plan, p.locales, p.default_locale, p.locale_fallbacks,
          p.schema_revision, p.require_email_verification, p.created_at, p.updated_at, cms_project_generation(p.id)::text AS generation,
          (SELECT json_object_agg(g.slug, json_build_array(g.collection_id, g.published, g.draft))
             FROM cms_collection_generations(p.id) g) AS collections,
@@ -62,6 +63,7 @@ export const toProject = (r: AuthRow): Project => ({
   plan: r.plan,
   locales: r.locales,
   defaultLocale: r.default_locale,
+  localeFallbacks: r.locale_fallbacks,
   schemaRevision: r.schema_revision,
   requireEmailVerification: r.require_email_verification,
   createdAt: r.created_at,

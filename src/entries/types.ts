@@ -18,6 +18,14 @@ export interface ReadOptions {
   timestamps?: boolean;
   /** Top-level field names left out of `fields`. */
   exclude?: string[];
+  /** Read along a locale fallback chain (src/entries/reads/fallback.ts); absent: the plain read. */
+  fallback?: LocaleFallback;
+}
+
+/** A read along a locale fallback chain: the locale asked for, and the locales tried in order (it first). */
+export interface LocaleFallback {
+  requested: string;
+  chain: string[];
 }
 
 /** The entry resource every surface returns (REST bodies, GraphQL `Entry`, webhook `content_entry`, bulk results). */
@@ -35,8 +43,11 @@ export interface EntryResource {
   updated_at?: string;
   /** Only in reads of the trash (src/entries/operations/trash.ts): when the entry was moved there. */
   deleted_at?: string;
-  /** Only in searching list reads: the entry's relevance to the search (src/entries/reads/search.ts). */
-  meta?: { score?: number };
+  /**
+   * Only in searching list reads, the entry's relevance to the search (src/entries/reads/search.ts);
+   * only in reads along a fallback chain, the locale asked for (`locale` is the one that answered).
+   */
+  meta?: { score?: number; requested_locale?: string };
 }
 
 export { isUuid } from '../uuid.ts';

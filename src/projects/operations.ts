@@ -3,6 +3,7 @@ import type { Project } from '../db/generated/prisma/client.ts';
 import { withinTransaction, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound, validationFailed, zodToAppError } from '../errors.ts';
+import { fallbacksWithout, localeFallbacks } from './locale-chain.ts';
 
 export const PLANS = ['basic', 'grow', 'pro'] as const;
 export type PlanName = (typeof PLANS)[number];
@@ -66,6 +67,8 @@ export function serializeProject(p: Project) {
     plan: p.plan,
     default_locale: p.defaultLocale,
     locales: p.locales,
+    /** Per locale, the locale its fallback reads try next; locales without a fallback are absent. */
+    locale_fallbacks: localeFallbacks(p),
     require_email_verification: p.requireEmailVerification,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
@@ -92,7 +95,7 @@ export async function lockProjectRow(tx: Tx, projectId: number): Promise<void> {
  * previous one's result, or two adds of one locale would both append it and a remove would put back
  * a locale another request just added.
  */
-async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: string[]; defaultLocale?: string } | null): Promise<Project> {
+async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: string[]; defaultLocale?: string; localeFallbacks?: Record<string, string> } | null): Promise<Project> {
   ctx.project = await withinTransaction(ctx.db, async (tx) => {
     await lockProjectRow(tx, ctx.project.id);
     const project = await tx.project.findUniqueOrThrow({ where: { id: ctx.project.id } });
@@ -109,14 +112,17 @@ export async function addLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   return changeLocales(ctx, (p) => (p.locales.includes(code) ? null : { locales: [...p.locales, code] }));
 }
 
-/** Removes a locale; the default locale cannot be removed. Entries keep their locale value. */
+/**
+ * Removes a locale; the default locale cannot be removed, nor a locale another one falls back to
+ * (locale-chain.ts). Entries keep their locale value.
+ */
 export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> {
   authorize(ctx, 'admin');
   const code = parseLocale(locale);
   return changeLocales(ctx, (p) => {
     if (code === p.defaultLocale) throw validationFailed({ locale: ['The default locale cannot be removed.'] });
     if (!p.locales.includes(code)) throw notFound(`Locale '${code}' is not configured.`);
-    return { locales: p.locales.filter((l) => l !== code) };
+    return { locales: p.locales.filter((l) => l !== code), localeFallbacks: fallbacksWithout(p, code) };
   });
 }
 

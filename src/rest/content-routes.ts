@@ -20,6 +20,7 @@ const readQuery = {
   locale: z.string().optional().describe('Only entries of this locale'),
   timestamps: z.string().optional().describe('Present: add created_at and updated_at'),
   exclude: z.string().optional().describe('Comma-separated field names left out of fields'),
+  fallback: z.string().optional().describe("true: per translation group, the entry of the first locale along locale's fallback chain (default locale's chain without locale); meta.requested_locale says what was asked"),
 };
 const listQuery = z.object({
   ...readQuery,
@@ -57,7 +58,7 @@ export const contentRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('EntryList') },
     ability: 'read',
-    summary: 'List entries (state, locale, where, sort, search, paginate/page, limit/offset, count, first, timestamps, exclude)',
+    summary: 'List entries (state, locale, fallback, where, sort, search, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
     query: listQuery,
     handler: withPublishedEtag('entries.list', async (ctx, input) => {
@@ -130,7 +131,7 @@ export const contentRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Entry') },
     ability: 'read',
-    summary: 'Get an entry (state, locale, translation_locale, exclude, timestamps)',
+    summary: 'Get an entry (state, locale, fallback, translation_locale, exclude, timestamps)',
     tags: ['entries'],
     query: getQuery,
     handler: withPublishedEtag('entries.get', async (ctx, { params, query }) => ({
@@ -138,6 +139,7 @@ export const contentRoutes = defineRoutes([
         ...parseReadOptions(query),
         locale: firstString(query.locale),
         translationLocale: firstString(query.translation_locale),
+        withFallback: isFlag(query.fallback),
       }),
     })),
   },

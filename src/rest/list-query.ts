@@ -50,6 +50,7 @@ export function parseListQuery(q: Record<string, unknown>): ListRequest {
       search: q.search,
       timestamps: isFlag(q.timestamps),
       exclude: parseList(q.exclude),
+      fallback: isFlag(q.fallback),
     },
     paginate: parsePositiveInt(bag, 'paginate', q.paginate),
     page: parsePositiveInt(bag, 'page', q.page),

@@ -13,6 +13,7 @@ import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from '../
 import { liveEntryByUuid } from '../store/rows.ts';
 import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked, type ReadRow, type RowWithLinks } from '../reads/read-rows.ts';
 import { contentLoaders } from '../reads/loaders.ts';
+import { fallbackFor, readEntryAlongChain, refuseTranslationLocale } from '../reads/fallback.ts';
 import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
 import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { collectionRef, createdEvents, eventFactory } from '../../events/entry-events.ts';
@@ -100,6 +101,8 @@ export interface GetEntryOptions extends ReadOptions {
   locale?: string;
   /** Return the entry's translation in this locale instead (docs/entries.md). */
   translationLocale?: string;
+  /** Answer the entry's translation group along `locale`'s fallback chain (src/entries/reads/fallback.ts). */
+  withFallback?: boolean;
 }
 
 /** GET /api/{collection}/{uuid}. Published reads 404 for entries without a published version. */
@@ -107,6 +110,11 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
+  if (opts.withFallback) {
+    if (opts.translationLocale) refuseTranslationLocale();
+    const fallback = fallbackFor(ctx, opts.locale);
+    return serializeEntry(ctx, collection, await readEntryAlongChain(ctx, collection, uuid, fallback, opts.state), { ...opts, fallback });
+  }
   // The entries its relations link come in the same statement, unless a translation is answered instead.
   const { columns, links } = readColumns(ctx, collection, opts.state, !opts.translationLocale);
   const statement = entryByUuidStatement(columns, collection.id, uuid);

@@ -12,6 +12,7 @@ import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
 import { attachScores, listSearch, type ListSearch } from './search.ts';
+import { fallbackFor, resolvedCondition } from './fallback.ts';
 import type { EntryResource, EntryRow, ReadOptions, ReadState } from '../types.ts';
 
 /** Rows a list read without paging returns at most (with or without a limit). */
@@ -31,6 +32,8 @@ export interface EntryListOptions {
   search?: unknown;
   timestamps?: boolean;
   exclude?: string[];
+  /** Per translation group, the entry of the first locale along `locale`'s fallback chain (src/entries/reads/fallback.ts). */
+  fallback?: boolean;
 }
 
 /** Which page to read: `perPage` is capped at MAX_PAGE_SIZE. */
@@ -98,12 +101,14 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
   const column = options.state === 'draft' ? 'data' : 'published_data';
-  const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude };
+  const fallback = options.fallback ? fallbackFor(ctx, options.locale) : undefined;
+  const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude, fallback };
   const locale = options.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
 
   // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
   const conds: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
-  if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
+  if (fallback) conds.push(resolvedCondition(fallback, options.state));
+  else if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (options.state === 'published') conds.push(publishedReadCondition('e'));
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);

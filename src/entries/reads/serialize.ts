@@ -7,6 +7,7 @@ import { renderMarkdown } from '../values/richtext.ts';
 import type { EntryData, EntryResource, ReadOptions, ReadState } from '../types.ts';
 import { instantText, type ReadRow } from './read-rows.ts';
 import { isVisibleField, ownValue } from '../../collections/visibility.ts';
+import { resolveTargetsAlongChain } from './fallback.ts';
 
 export type { EntryResource, ReadOptions, ReadState } from '../types.ts';
 
@@ -91,7 +92,7 @@ function renderFields(fields: FieldDef[], data: EntryData, r: RenderContext, exc
  * publish"; docs/entries.md, "What a published read shows"): `is_draft_dirty` is false (the draft a
  * published read shows nothing of) and `updated_at` is when the published version was made.
  */
-function resource(row: ReadRow, fields: Record<string, unknown>, timestamps: boolean, view: ReadState): EntryResource {
+function resource(row: ReadRow, fields: Record<string, unknown>, timestamps: boolean, view: ReadState, requestedLocale?: string): EntryResource {
   const published = view === 'published';
   const res: EntryResource = {
     id: row.id,
@@ -108,6 +109,7 @@ function resource(row: ReadRow, fields: Record<string, unknown>, timestamps: boo
     res.created_at = instantText(row.createdAt);
     res.updated_at = instantText(published ? (row.publishedUpdatedAt ?? row.updatedAt) : row.updatedAt);
   }
+  if (requestedLocale !== undefined) res.meta = { requested_locale: requestedLocale };
   return res;
 }
 
@@ -137,6 +139,8 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   if (relationUuids.size) {
     const found = await loaders.entryByUuid.loadMany([...relationUuids]);
     for (const t of found) if (t && !(t instanceof Error)) targets.set(t.uuid, t);
+    // A fallback read links, per translation group, the entry of the chain's first locale that has one.
+    if (opts.fallback) await resolveTargetsAlongChain(ctx, targets, opts.fallback, opts.state);
   }
   const schemas = new Map<number, CollectionSchema>([[collection.id, collection]]);
   const missing = [...new Set([...targets.values()].map((t) => t.collectionId))].filter((id) => !schemas.has(id));
@@ -171,6 +175,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   }
 
   const timestamps = opts.timestamps ?? false;
+  const requested = opts.fallback?.requested;
   const publicUrl = ctx.services.config.PUBLIC_URL;
   const flat: RenderContext = { assets, publicUrl, timestamps };
   const top: RenderContext = {
@@ -181,11 +186,11 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
       if (!target || !schema) return null;
       const d = nestedData(field, target);
       const view: ReadState = opts.state === 'published' && target.publishedVersionId !== null ? 'published' : 'draft';
-      return d ? resource(target, renderFields(schema.fields, d, flat), timestamps, view) : null;
+      return d ? resource(target, renderFields(schema.fields, d, flat), timestamps, view, requested) : null;
     },
   };
   const exclude = opts.exclude?.length ? new Set(opts.exclude) : undefined;
-  return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state));
+  return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state, requested));
 }
 
 export async function serializeEntry(ctx: Ctx, collection: CollectionSchema, row: ReadRow, opts: ReadOptions): Promise<EntryResource> {

@@ -38,8 +38,9 @@ export function entrySchema(fieldsSchema: JsonSchema): JsonSchema {
       created_at: { ...dateTime, description: 'With `timestamps`, and on every write.' },
       updated_at: { ...dateTime, description: 'With `timestamps`, and on every write.' },
       deleted_at: { ...dateTime, description: 'Reads of the trash only.' },
+      meta: { ...object({ requested_locale: str }), description: 'Reads with `fallback=true` only: the locale asked for; `locale` is the one that answered.' },
     },
-    ['created_at', 'updated_at', 'deleted_at'],
+    ['created_at', 'updated_at', 'deleted_at', 'meta'],
   );
 }
 
@@ -111,6 +112,7 @@ const project = object({
   plan: str,
   default_locale: str,
   locales: arrayOf(str),
+  locale_fallbacks: { type: 'object', additionalProperties: str, description: 'Per locale, the locale its fallback reads try next; locales without one are absent.' },
   created_at: dateTime,
   updated_at: dateTime,
 });

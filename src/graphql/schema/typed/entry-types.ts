@@ -63,15 +63,15 @@ function customFields<P extends TypedGroup>(t: FieldBuilder<P>, fields: FieldLay
           break;
         }
         out[f.name] = many
-          ? t.field({ type: [target], nullable: LIST, description, resolve: (p, _a, c) => relationValue(c, def, raw(p), p.state, targetId) as never })
-          : t.field({ type: target, description, resolve: (p, _a, c) => relationValue(c, def, raw(p), p.state, targetId) as never });
+          ? t.field({ type: [target], nullable: LIST, description, resolve: (p, _a, c) => relationValue(c, def, raw(p), p.state, targetId, p.requestedLocale) as never })
+          : t.field({ type: target, description, resolve: (p, _a, c) => relationValue(c, def, raw(p), p.state, targetId, p.requestedLocale) as never });
         break;
       }
       case 'group': {
         const group = refs.groups.get(f.groupType!)!;
         out[f.name] = o.repeatable
-          ? t.field({ type: [group], nullable: LIST, description, resolve: (p) => groupValue(def, raw(p), p.state) as never })
-          : t.field({ type: group, description, resolve: (p) => groupValue(def, raw(p), p.state) as never });
+          ? t.field({ type: [group], nullable: LIST, description, resolve: (p) => groupValue(def, raw(p), p.state, p.requestedLocale) as never })
+          : t.field({ type: group, description, resolve: (p) => groupValue(def, raw(p), p.state, p.requestedLocale) as never });
         break;
       }
       case 'enumeration': {
@@ -176,6 +176,14 @@ export function defineEntryTypes(b: TypedBuilder, layouts: CollectionLayout[], s
         searchScore: t.float({
           description: "Relevance to the list's `search` (higher is closer); null outside a searching list.",
           resolve: (e) => e.resource.meta?.score ?? null,
+        }),
+        resolvedLocale: t.string({
+          description: 'Read with `fallback: true`: the locale along the fallback chain that answered (the same as `locale`); null otherwise.',
+          resolve: (e) => (e.resource.meta?.requested_locale ? e.resource.locale : null),
+        }),
+        requestedLocale: t.string({
+          description: 'Read with `fallback: true`: the locale asked for; null otherwise.',
+          resolve: (e) => e.resource.meta?.requested_locale ?? null,
         }),
         ...versionFields(t, refs),
         ...customFields(t, l.fields, refs),

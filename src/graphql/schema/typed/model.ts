@@ -11,12 +11,15 @@ export interface TypedEntry {
   resource: EntryResource;
   fields: Record<string, unknown>;
   state: ReadState;
+  /** Read along a locale fallback chain: the locale asked for, which travels down to relation fields too. */
+  requestedLocale?: string;
 }
 
 /** One object of a group field (rendered values, as in `fields`). */
 export interface TypedGroup {
   fields: Record<string, unknown>;
   state: ReadState;
+  requestedLocale?: string;
 }
 
 /** One page of a typed list query. */
@@ -33,5 +36,7 @@ export interface TypedPage {
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function typedEntry(resource: EntryResource, state: ReadState): TypedEntry {
-  return { resource, fields: isRecord(resource.fields) ? resource.fields : {}, state };
+  const typed: TypedEntry = { resource, fields: isRecord(resource.fields) ? resource.fields : {}, state };
+  if (resource.meta) typed.requestedLocale = resource.meta.requested_locale;
+  return typed;
 }

@@ -182,6 +182,8 @@ export const SYSTEM_FIELD_NAMES = [
   'publishedVersionNumber',
   'isDraftDirty',
   'searchScore',
+  'resolvedLocale',
+  'requestedLocale',
   'versions',
   'and',
   'or',

@@ -56,8 +56,8 @@ export function scalarValue(field: FieldDef, raw: unknown): unknown {
   }
 }
 
-export function groupValue(field: FieldDef, raw: unknown, state: TypedGroup['state']): TypedGroup | TypedGroup[] | null {
-  const one = (v: unknown): TypedGroup | null => (isRecord(v) ? { fields: v, state } : null);
+export function groupValue(field: FieldDef, raw: unknown, state: TypedGroup['state'], requestedLocale?: string): TypedGroup | TypedGroup[] | null {
+  const one = (v: unknown): TypedGroup | null => (isRecord(v) ? (requestedLocale === undefined ? { fields: v, state } : { fields: v, state, requestedLocale }) : null);
   if (field.options.repeatable) return raw === undefined || raw === null ? null : listOf(raw, one);
   return one(raw);
 }
@@ -83,6 +83,7 @@ export async function relationValue(
   raw: unknown,
   state: TypedEntry['state'],
   targetCollectionId: number,
+  requestedLocale?: string,
 ): Promise<TypedEntry | TypedEntry[] | null> {
   if (raw === undefined || raw === null) return null;
   const items = Array.isArray(raw) ? raw : [raw];
@@ -92,7 +93,8 @@ export async function relationValue(
     const ctx = await context.auth();
     // Entries linked below the first level are a read of their own, also under a write's result.
     requireContentRead(ctx);
-    const found = await loadLinked(ctx, targetCollectionId, linkMode(state, field.options.includeDraft), uuids);
+    // A fallback read links, at every level, each target's translation in the chain's first locale that has one.
+    const found = await loadLinked(ctx, targetCollectionId, linkMode(state, field.options.includeDraft), uuids, requestedLocale);
     loaded = new Map(uuids.flatMap((u, i) => {
       const r = found[i];
       return r && !(r instanceof Error) ? [[u, r] as const] : [];

@@ -102,6 +102,7 @@ export const ProjectScalarFieldEnum = {
   plan: 'plan',
   locales: 'locales',
   defaultLocale: 'defaultLocale',
+  localeFallbacks: 'localeFallbacks',
   schemaRevision: 'schemaRevision',
   requireEmailVerification: 'requireEmailVerification',
   createdAt: 'createdAt',
@@ -485,14 +486,6 @@ export const QueryMode = {
 export type QueryMode = (typeof QueryMode)[keyof typeof QueryMode]
 
 
-export const NullsOrder = {
-  first: 'first',
-  last: 'last'
-} as const
-
-export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
-
-
 export const JsonNullValueFilter = {
   DbNull: DbNull,
   JsonNull: JsonNull,
@@ -500,4 +493,12 @@ export const JsonNullValueFilter = {
 } as const
 
 export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
+
+
+export const NullsOrder = {
+  first: 'first',
+  last: 'last'
+} as const
+
+export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 

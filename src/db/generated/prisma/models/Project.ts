@@ -70,6 +70,7 @@ export type ProjectCountAggregateOutputType = {
   plan: number
   locales: number
   defaultLocale: number
+  localeFallbacks: number
   schemaRevision: number
   requireEmailVerification: number
   createdAt: number
@@ -122,6 +123,7 @@ export type ProjectCountAggregateInputType = {
   plan?: true
   locales?: true
   defaultLocale?: true
+  localeFallbacks?: true
   schemaRevision?: true
   requireEmailVerification?: true
   createdAt?: true
@@ -223,6 +225,7 @@ export type ProjectGroupByOutputType = {
   plan: $Enums.Plan
   locales: string[]
   defaultLocale: string
+  localeFallbacks: runtime.JsonValue
   schemaRevision: number
   requireEmailVerification: boolean
   createdAt: Date
@@ -260,6 +263,7 @@ export type ProjectWhereInput = {
   plan?: Prisma.EnumPlanFilter<"Project"> | $Enums.Plan
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringFilter<"Project"> | string
+  localeFallbacks?: Prisma.JsonFilter<"Project">
   schemaRevision?: Prisma.IntFilter<"Project"> | number
   requireEmailVerification?: Prisma.BoolFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -285,6 +289,7 @@ export type ProjectOrderByWithRelationInput = {
   plan?: Prisma.SortOrder
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
+  localeFallbacks?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
   requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -313,6 +318,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   plan?: Prisma.EnumPlanFilter<"Project"> | $Enums.Plan
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringFilter<"Project"> | string
+  localeFallbacks?: Prisma.JsonFilter<"Project">
   schemaRevision?: Prisma.IntFilter<"Project"> | number
   requireEmailVerification?: Prisma.BoolFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
@@ -338,6 +344,7 @@ export type ProjectOrderByWithAggregationInput = {
   plan?: Prisma.SortOrder
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
+  localeFallbacks?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
   requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -360,6 +367,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   plan?: Prisma.EnumPlanWithAggregatesFilter<"Project"> | $Enums.Plan
   locales?: Prisma.StringNullableListFilter<"Project">
   defaultLocale?: Prisma.StringWithAggregatesFilter<"Project"> | string
+  localeFallbacks?: Prisma.JsonWithAggregatesFilter<"Project">
   schemaRevision?: Prisma.IntWithAggregatesFilter<"Project"> | number
   requireEmailVerification?: Prisma.BoolWithAggregatesFilter<"Project"> | boolean
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
@@ -373,6 +381,7 @@ export type ProjectCreateInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -398,6 +407,7 @@ export type ProjectUncheckedCreateInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -422,6 +432,7 @@ export type ProjectUpdateInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -447,6 +458,7 @@ export type ProjectUncheckedUpdateInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -472,6 +484,7 @@ export type ProjectCreateManyInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -485,6 +498,7 @@ export type ProjectUpdateManyMutationInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -499,6 +513,7 @@ export type ProjectUncheckedUpdateManyInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -521,6 +536,7 @@ export type ProjectCountOrderByAggregateInput = {
   plan?: Prisma.SortOrder
   locales?: Prisma.SortOrder
   defaultLocale?: Prisma.SortOrder
+  localeFallbacks?: Prisma.SortOrder
   schemaRevision?: Prisma.SortOrder
   requireEmailVerification?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -766,6 +782,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -790,6 +807,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -829,6 +847,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -853,6 +872,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -876,6 +896,7 @@ export type ProjectCreateWithoutCollectionGenerationsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -900,6 +921,7 @@ export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -939,6 +961,7 @@ export type ProjectUpdateWithoutCollectionGenerationsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -963,6 +986,7 @@ export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -986,6 +1010,7 @@ export type ProjectCreateWithoutTokensInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1010,6 +1035,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1049,6 +1075,7 @@ export type ProjectUpdateWithoutTokensInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1073,6 +1100,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1096,6 +1124,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1120,6 +1149,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1159,6 +1189,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1183,6 +1214,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1206,6 +1238,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1230,6 +1263,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1269,6 +1303,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1293,6 +1328,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1316,6 +1352,7 @@ export type ProjectCreateWithoutEntriesInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1340,6 +1377,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1379,6 +1417,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1403,6 +1442,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1426,6 +1466,7 @@ export type ProjectCreateWithoutAssetsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1450,6 +1491,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1489,6 +1531,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1513,6 +1556,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1536,6 +1580,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1560,6 +1605,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1599,6 +1645,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1623,6 +1670,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1646,6 +1694,7 @@ export type ProjectCreateWithoutUsersInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1670,6 +1719,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1709,6 +1759,7 @@ export type ProjectUpdateWithoutUsersInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1733,6 +1784,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1756,6 +1808,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1780,6 +1833,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1819,6 +1873,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1843,6 +1898,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1866,6 +1922,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1890,6 +1947,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   plan?: $Enums.Plan
   locales?: Prisma.ProjectCreatelocalesInput | string[]
   defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: number
   requireEmailVerification?: boolean
   createdAt?: Date | string
@@ -1929,6 +1987,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1953,6 +2012,7 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
   locales?: Prisma.ProjectUpdatelocalesInput | string[]
   defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
   requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2080,6 +2140,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   plan?: boolean
   locales?: boolean
   defaultLocale?: boolean
+  localeFallbacks?: boolean
   schemaRevision?: boolean
   requireEmailVerification?: boolean
   createdAt?: boolean
@@ -2106,6 +2167,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   plan?: boolean
   locales?: boolean
   defaultLocale?: boolean
+  localeFallbacks?: boolean
   schemaRevision?: boolean
   requireEmailVerification?: boolean
   createdAt?: boolean
@@ -2120,6 +2182,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   plan?: boolean
   locales?: boolean
   defaultLocale?: boolean
+  localeFallbacks?: boolean
   schemaRevision?: boolean
   requireEmailVerification?: boolean
   createdAt?: boolean
@@ -2134,13 +2197,14 @@ export type ProjectSelectScalar = {
   plan?: boolean
   locales?: boolean
   defaultLocale?: boolean
+  localeFallbacks?: boolean
   schemaRevision?: boolean
   requireEmailVerification?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "name" | "description" | "plan" | "locales" | "defaultLocale" | "schemaRevision" | "requireEmailVerification" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "name" | "description" | "plan" | "locales" | "defaultLocale" | "localeFallbacks" | "schemaRevision" | "requireEmailVerification" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   tokens?: boolean | Prisma.Project$tokensArgs<ExtArgs>
   collections?: boolean | Prisma.Project$collectionsArgs<ExtArgs>
@@ -2181,6 +2245,10 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     plan: $Enums.Plan
     locales: string[]
     defaultLocale: string
+    /**
+     * Per locale, the locale its reads fall back to when asked with fallback (locale -> locale); no key: none.
+     */
+    localeFallbacks: runtime.JsonValue
     /**
      * Bumped on every collection or field change; keys the per-project GraphQL schema cache.
      */
@@ -2632,6 +2700,7 @@ export interface ProjectFieldRefs {
   readonly plan: Prisma.FieldRef<"Project", 'Plan'>
   readonly locales: Prisma.FieldRef<"Project", 'String[]'>
   readonly defaultLocale: Prisma.FieldRef<"Project", 'String'>
+  readonly localeFallbacks: Prisma.FieldRef<"Project", 'Json'>
   readonly schemaRevision: Prisma.FieldRef<"Project", 'Int'>
   readonly requireEmailVerification: Prisma.FieldRef<"Project", 'Boolean'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>

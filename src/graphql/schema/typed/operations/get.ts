@@ -15,11 +15,12 @@ export function defineGet({ b, slug, label, n, entry, entryState }: CollectionSc
         state: t.arg({ type: entryState, defaultValue: 'published' }),
         locale: t.arg.string(),
         translationLocale: t.arg.string({ description: 'Answer the linked translation in this locale instead (404 when there is none).' }),
+        fallback: t.arg.boolean({ description: 'Answer the entry\'s translation in the first locale along the fallback chain of `locale` (the default locale when omitted) that has one; `resolvedLocale` says which.' }),
       },
       resolve: async (_root, args, c) => {
         const ctx = await c.auth();
         const state = args.state ?? 'published';
-        const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, timestamps: true };
+        const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, withFallback: args.fallback ?? false, timestamps: true };
         return typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state);
       },
     }),

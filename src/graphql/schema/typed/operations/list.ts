@@ -26,6 +26,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
         search: t.arg.string({
           description: 'Full-text search over the text-like fields: words (stemmed in the entry\'s language), "a phrase", -excluded, prefix*, `or` between alternatives. Ranked by relevance (searchScore) unless sort is given.',
         }),
+        fallback: t.arg.boolean({ description: 'Per translation group, the entry of the first locale along the fallback chain of `locale` (the default locale when omitted); `resolvedLocale` says which answered.' }),
         first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
         after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
       },
@@ -43,6 +44,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
         const list = await openEntryList(ctx, slug, {
           state,
           locale: args.locale?.toLowerCase() ?? undefined,
+          fallback: args.fallback ?? false,
           where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
           sort: toSortString(args.sort),
           search: args.search ?? undefined,
