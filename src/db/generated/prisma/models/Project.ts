@@ -275,6 +275,7 @@ export type ProjectWhereInput = {
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -300,6 +301,7 @@ export type ProjectOrderByWithRelationInput = {
   users?: Prisma.ProjectUserOrderByRelationAggregateInput
   trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
   trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
+  releases?: Prisma.ReleaseOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -328,6 +330,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -388,6 +391,7 @@ export type ProjectCreateInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -413,6 +417,7 @@ export type ProjectUncheckedCreateInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -437,6 +442,7 @@ export type ProjectUpdateInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -462,6 +468,7 @@ export type ProjectUncheckedUpdateInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -759,6 +766,20 @@ export type ProjectUpdateOneRequiredWithoutTrustedDocumentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput, Prisma.ProjectUpdateWithoutTrustedDocumentsInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
 }
 
+export type ProjectCreateNestedOneWithoutReleasesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutReleasesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  upsert?: Prisma.ProjectUpsertWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutReleasesInput, Prisma.ProjectUpdateWithoutReleasesInput>, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -780,6 +801,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -804,6 +826,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -843,6 +866,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -867,6 +891,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionGenerationsInput = {
@@ -890,6 +915,7 @@ export type ProjectCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
@@ -914,6 +940,7 @@ export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionGenerationsInput = {
@@ -953,6 +980,7 @@ export type ProjectUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
@@ -977,6 +1005,7 @@ export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -1000,6 +1029,7 @@ export type ProjectCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -1024,6 +1054,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -1063,6 +1094,7 @@ export type ProjectUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -1087,6 +1119,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1110,6 +1143,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1134,6 +1168,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1173,6 +1208,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1197,6 +1233,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -1220,6 +1257,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -1244,6 +1282,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -1283,6 +1322,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1307,6 +1347,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1330,6 +1371,7 @@ export type ProjectCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1354,6 +1396,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1393,6 +1436,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1417,6 +1461,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1440,6 +1485,7 @@ export type ProjectCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1464,6 +1510,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1503,6 +1550,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1527,6 +1575,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1550,6 +1599,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1574,6 +1624,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1613,6 +1664,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1637,6 +1689,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsersInput = {
@@ -1660,6 +1713,7 @@ export type ProjectCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsersInput = {
@@ -1684,6 +1738,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsersInput = {
@@ -1723,6 +1778,7 @@ export type ProjectUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsersInput = {
@@ -1747,6 +1803,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedManifestInput = {
@@ -1770,6 +1827,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
@@ -1794,6 +1852,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
@@ -1833,6 +1892,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
@@ -1857,6 +1917,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedDocumentsInput = {
@@ -1880,6 +1941,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
@@ -1904,6 +1966,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
@@ -1943,6 +2006,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
@@ -1967,6 +2031,121 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutReleasesInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutReleasesInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutReleasesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+}
+
+export type ProjectUpsertWithoutReleasesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutReleasesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
+export type ProjectUpdateWithoutReleasesInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutReleasesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -1984,6 +2163,7 @@ export type ProjectCountOutputType = {
   collectionGenerations: number
   users: number
   trustedDocuments: number
+  releases: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1996,6 +2176,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   collectionGenerations?: boolean | ProjectCountOutputTypeCountCollectionGenerationsArgs
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
   trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
+  releases?: boolean | ProjectCountOutputTypeCountReleasesArgs
 }
 
 /**
@@ -2071,6 +2252,13 @@ export type ProjectCountOutputTypeCountTrustedDocumentsArgs<ExtArgs extends runt
   where?: Prisma.TrustedDocumentWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountReleasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReleaseWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2095,6 +2283,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -2153,6 +2342,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -2172,6 +2362,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     users: Prisma.$ProjectUserPayload<ExtArgs>[]
     trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
     trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
+    releases: Prisma.$ReleasePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2596,6 +2787,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  releases<T extends Prisma.Project$releasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$releasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3280,6 +3472,30 @@ export type Project$trustedDocumentsArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.TrustedDocumentScalarFieldEnum | Prisma.TrustedDocumentScalarFieldEnum[]
+}
+
+/**
+ * Project.releases
+ */
+export type Project$releasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Release
+   */
+  select?: Prisma.ReleaseSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Release
+   */
+  omit?: Prisma.ReleaseOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReleaseInclude<ExtArgs> | null
+  where?: Prisma.ReleaseWhereInput
+  orderBy?: Prisma.ReleaseOrderByWithRelationInput | Prisma.ReleaseOrderByWithRelationInput[]
+  cursor?: Prisma.ReleaseWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReleaseScalarFieldEnum | Prisma.ReleaseScalarFieldEnum[]
 }
 
 /**
