@@ -2,6 +2,7 @@ import { getEntry } from '../../../../entries/operations/entry.ts';
 import { collectionRead } from '../../common/content-read.ts';
 import { typedEntry } from '../model.ts';
 import type { CollectionScope } from './scope.ts';
+import { RELEASE_ARG, readAs } from './release-view.ts';
 
 /** One entry of a (non-singleton) collection by UUID. */
 export function defineGet({ b, slug, label, n, entry, entryState }: CollectionScope): void {
@@ -15,12 +16,12 @@ export function defineGet({ b, slug, label, n, entry, entryState }: CollectionSc
         state: t.arg({ type: entryState, defaultValue: 'published' }),
         locale: t.arg.string(),
         translationLocale: t.arg.string({ description: 'Answer the linked translation in this locale instead (404 when there is none).' }),
+        release: t.arg.id({ description: RELEASE_ARG }),
       },
       resolve: async (_root, args, c) => {
-        const ctx = await c.auth();
-        const state = args.state ?? 'published';
+        const state = args.release ? 'published' : (args.state ?? 'published');
         const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, timestamps: true };
-        return typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state);
+        return readAs(await c.auth(), args.release, async (ctx) => typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state));
       },
     }),
   );
