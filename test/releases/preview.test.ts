@@ -7,7 +7,7 @@ import { entry, release, releaseWorld } from './helpers.ts';
  * their current drafts, its unpublish items are absent, everything else is as published. The preview
  * is compared with what the publish then really shows.
  */
-describe('release previews (REST)', () => {
+for (const embedded of [false, true]) describe(`release previews (REST, ${embedded ? 'PGlite' : 'PostgreSQL'})`, () => {
   let w: World;
   let author: string;
   let kept: string;
@@ -16,7 +16,7 @@ describe('release previews (REST)', () => {
   let dropped: string;
   let releaseId: string;
   beforeAll(async () => {
-    w = await releaseWorld();
+    w = await releaseWorld({ embedded });
     author = await entry(w, 'authors', { name: 'Draft author' });
     kept = await entry(w, 'posts', { title: 'b kept', views: 1 }, 'published');
     changed = await entry(w, 'posts', { title: 'c old', views: 2 }, 'published');
