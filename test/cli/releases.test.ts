@@ -39,5 +39,5 @@ describe('cms release', () => {
     expect((await w.api('GET', `/api/releases/${bad.id}`)).body.data.status).toBe('open');
     const publishedOnly = await cms(['release', 'list', '--project', w.p.uuid, '--status', 'published', '--json'], env);
     expect(JSON.parse(publishedOnly.stdout).map((r: { id: string }) => r.id)).toEqual([ok.id]);
-  });
+  }, 300_000);
 });
