@@ -60,8 +60,8 @@ export async function runReleaseBench(o: { databaseUrl: string; redisUrl: string
       const news2 = await drafts(api, 'news', ITEMS / 2, round);
       const notes2 = await drafts(api, 'notes', ITEMS / 2, round);
       const b = await timed(async () => {
-        await must(api, 'PATCH', '/api/bulk/news/entries', { items: news2.map((uuid) => ({ uuid, state: 'published' })) });
-        await must(api, 'PATCH', '/api/bulk/notes/entries', { items: notes2.map((uuid) => ({ uuid, state: 'published' })) });
+        await must(api, 'PATCH', '/api/bulk/news/entries', { items: news2.map((uuid) => ({ uuid, state: 'published', data: {} })) });
+        await must(api, 'PATCH', '/api/bulk/notes/entries', { items: notes2.map((uuid) => ({ uuid, state: 'published', data: {} })) });
       });
       if (round === 0) continue;
       release.push(r);
