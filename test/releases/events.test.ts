@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, webhookEnv, type Receiver, type WebhookTestEnv } from '../webhooks/helpers.ts';
+import { startReceiver, webhookEnv, type Received, type Receiver, type WebhookTestEnv } from '../webhooks/helpers.ts';
 import { authors, world } from '../helpers/world.ts';
 import { publishRelease } from '../../src/releases/operations/publish.ts';
 
@@ -57,7 +57,7 @@ describe('release events', () => {
     expect(release.release).toMatchObject({ id, status: 'published', items: [{ uuid: post, version: 1 }, { uuid: page, version: null }, { uuid: author, version: 1 }] });
     // The page's own publish on create is delivered too, in no set order relative to these.
     const expected = [`${post} content.published`, `${page} content.unpublished`, `${author} content.published`];
-    const delivered = (rs: Array<{ json: { entry_uuid?: string; event: string } }>) => new Set(rs.map((r) => `${r.json.entry_uuid} ${r.json.event}`));
+    const delivered = (rs: Received[]) => new Set(rs.map((r) => `${r.json.entry_uuid} ${r.json.event}`));
     const content = await rx.until((rs) => expected.every((e) => delivered(rs).has(e)));
     expect([...delivered(content)]).toEqual(expect.arrayContaining(expected));
   });
