@@ -7,7 +7,7 @@
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
  * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
- * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts).
+ * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,7 @@ import { IMAGE_ROWS, runImageBench } from './images.ts';
 import { int, ms, sleep } from './lib/stats.ts';
 import { COLD_START_ROWS, runColdStart } from './cold-start.ts';
 import { WRITE_CONCURRENCY_ROWS, runWriteConcurrency } from './write-concurrency.ts';
+import { RELEASE_ROWS, runReleaseBench } from './releases.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -90,6 +91,8 @@ export const SCENARIO_ROWS = [
   R.search,
   R.bulk,
   R.bulkPublished,
+  RELEASE_ROWS.publish,
+  RELEASE_ROWS.bulk,
   R.webhooks,
   R.live,
   ...OPS_COST_ROWS,
@@ -282,6 +285,12 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       pass: b.errors === 0 && (b.p50 ?? Infinity) < 60 && (b.rate ?? 0) > 2000,
     });
   }
+
+  // Its own server, after the others stopped.
+  const releases = await runReleaseBench({ databaseUrl: bench.url, redisUrl, prefix, rounds: QUICK ? 2 : 10, log: quiet });
+  rows.push(...releases.rows);
+  targets.push(...releases.targets);
+  await cleanRedis(redisUrl, prefix);
 
   // Two servers of its own (access log on and off), after the others stopped (issue 15).
   const ops = await runOpsCost({ durationSec: K.durationSec, connections: K.connections, rounds: QUICK ? 1 : 3, log: QUICK ? () => {} : log });

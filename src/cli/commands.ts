@@ -8,6 +8,7 @@ import { health, migrateCommand } from './system-commands.ts';
 import { trustedDocumentsCommand } from './trusted-document-commands.ts';
 import { schemaCommand } from './schema-commands.ts';
 import { transferCommands } from './transfer-commands.ts';
+import { releaseCommand } from './release-commands.ts';
 import type { CommandOutput } from './output.ts';
 import type { CliEnv } from './env.ts';
 
@@ -42,6 +43,7 @@ Examples:
   $ cms project list --json | jq -r '.[].uuid'
   $ cms schema snapshot --project <uuid> > schema.json   # then, elsewhere: cms schema diff / apply
   $ cms export --project <uuid> --out project.ndjson       # then: cms import --project <new uuid> project.ndjson
+  $ cms release list --project <uuid> --status open
 
 Storage: DATABASE_URL (PostgreSQL) or, when unset, the embedded database in DATA_DIR (default
 ./.data); while a server owns the embedded database, the CLI goes through its socket.
@@ -131,7 +133,7 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     child.copyInheritedSettings(parent);
     for (const c of child.commands) inherit(child, c as Command);
   };
-  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption), ...transferCommands(choose, projectOption, jsonOption)]) {
+  for (const c of [trustedDocumentsCommand(choose, projectOption, jsonOption), schemaCommand(choose, projectOption, jsonOption), releaseCommand(choose, projectOption, jsonOption), ...transferCommands(choose, projectOption, jsonOption)]) {
     program.addCommand(c);
     inherit(program, c);
   }

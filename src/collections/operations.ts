@@ -13,21 +13,25 @@ export { createField, updateField, deleteField, reorderFields, reorderFieldsRetu
 
 /**
  * Slugs that would shadow a fixed route under /api (content routes are `/api/{collection}`), plus a
- * few names kept free for future top-level routes.
+ * few names kept free for future top-level routes. A collection made before its slug joined the list
+ * keeps it (renaming it is allowed, keeping the slug on update too) and keeps its routes: the fixed
+ * routes under that slug step aside for such a project (src/rest/reserved-slugs.ts, docs/releases.md).
  */
-export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi'] as const; // docs, openapi: /api/docs and /api/openapi.json
+export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi', 'releases', 'schedules', 'preview-tokens'] as const; // docs, openapi: /api/docs and /api/openapi.json
 
 export type { CollectionWithFields } from './shared.ts';
 export { findCollection, inJoinedTransaction, joinTransaction } from './shared.ts';
 const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
 
-const slugSchema = z
+const isReserved = (s: string) => (RESERVED_SLUGS as readonly string[]).includes(s);
+const RESERVED_MESSAGE = `This slug is reserved (it would shadow a fixed route); choose another. Reserved: ${RESERVED_SLUGS.join(', ')}.`;
+const anySlug = z
   .string({ error: 'The slug is required.' })
   .trim()
   .min(1, 'The slug is required.')
   .max(60)
-  .regex(KEBAB_RE, 'The slug may only contain lowercase letters, digits and single dashes (e.g. "blog-posts").')
-  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), { message: `This slug is reserved (it would shadow a fixed route); choose another. Reserved: ${RESERVED_SLUGS.join(', ')}.` });
+  .regex(KEBAB_RE, 'The slug may only contain lowercase letters, digits and single dashes (e.g. "blog-posts").');
+const slugSchema = anySlug.refine((s) => !isReserved(s), { message: RESERVED_MESSAGE });
 const nameSchema = z.string({ error: 'The name is required.' }).trim().min(1, 'The name is required.').max(60);
 
 const createInput = z.object({
@@ -36,7 +40,8 @@ const createInput = z.object({
   is_singleton: z.boolean().optional(),
   fields: z.array(z.unknown()).max(500).nullish(),
 });
-const updateInput = z.object({ name: nameSchema, slug: slugSchema });
+// A reserved slug the collection already has may stay (checked in updateCollection).
+const updateInput = z.object({ name: nameSchema, slug: anySlug });
 const reorderInput = z.object({
   collections: z
     .array(z.object({ uuid: z.string(), order: z.number().int().min(0).max(1_000_000) }))
@@ -99,6 +104,7 @@ export async function updateCollection(ctx: Ctx, slug: string, input: unknown): 
   const data = parseOrThrow(updateInput, input);
   return schemaChange(ctx, async (tx) => {
     const current = await findCollection(tx, ctx.project.id, slug);
+    if (data.slug !== current.slug && isReserved(data.slug)) throw validationFailed({ slug: [RESERVED_MESSAGE] });
     await assertSlugFree(tx, ctx.project.id, data.slug, current.id);
     const c = await tx.collection.update({ where: { id: current.id }, data: { name: data.name, slug: data.slug } });
     return { ...c, fields: current.fields };

@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
-import type { AuthEventName, ContentEventName } from './names.ts';
+import type { AuthEventName, ContentEventName, ReleaseEventName } from './names.ts';
 import { OUTBOX_CHANNEL } from './port.ts';
 
 /** What writing an event needs of its caller: end-user auth flows have a project but no token actor. */
@@ -143,6 +143,19 @@ function tellReaders(ctx: EventCtx): void {
 export async function emitAuthEvent(tx: Tx, ctx: EventCtx, event: AuthEventName, data: Record<string, unknown>): Promise<void> {
   await tx.outboxEvent.create({
     data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: null, entryUuid: null, payload: data as object },
+  });
+  await announce(tx, ctx);
+}
+
+/**
+ * A `release.*` event (docs/releases.md), inside the caller's transaction: with the entries' own
+ * `content.published` / `content.unpublished` of the same release it commits or rolls back as one, so
+ * a subscriber sees all of a release or none of it. Not tied to a collection: every webhook that
+ * subscribes to the event receives it, whatever its collections. `data` is the body's `release`.
+ */
+export async function emitReleaseEvent(tx: Tx, ctx: EventCtx, event: ReleaseEventName, release: unknown): Promise<void> {
+  await tx.outboxEvent.create({
+    data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: null, entryUuid: null, payload: { release } as object },
   });
   await announce(tx, ctx);
 }

@@ -3,7 +3,7 @@ import type { EarlyListener } from './early-listener.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { authorize } from '../context.ts';
-import { zodToAppError } from '../errors.ts';
+import { notFound, zodToAppError } from '../errors.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { createPipeline, type Pipeline, type RequestCredentials } from '../edge/pipeline/index.ts';
 import { errorHandler, frameworkErrorHandler } from './error-handler.ts';
@@ -11,6 +11,7 @@ import { admitEndUser } from '../edge/enduser.ts';
 import { localFirstStartHeaders } from '../edge/local-headers.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
+import { routeForProject } from '../rest/reserved-slugs.ts';
 import { mountGraphql } from '../graphql/server/mount.ts';
 import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
 import { mountStaticAssets } from './static-assets.ts';
@@ -156,16 +157,21 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
         result = await route.endUserHandler(await admitEndUser(services, { ...headers, ip: req.ip, requestId: req.id }), input);
       } else {
         const ctx = await pipeline.admit(req, credentialsOf(req), route.bucket);
+        // A fixed route under a reserved slug steps aside for a project with a collection of that slug.
+        const serving = route.reservedSlug ? await routeForProject(ctx, allRoutes, route, route.method, req.url) : { route };
+        if (!serving) throw notFound('Not found.');
+        const active = serving.route;
+        if (serving.params) input.params = serving.params;
         // The table's ability is checked before any body or path validation, so a caller lacking it
         // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
-        if (route.ability) authorize(ctx, route.ability);
-        if (route.body) {
-          const parsed = route.body.safeParse(req.body ?? {});
+        if (active.ability) authorize(ctx, active.ability);
+        if (active.body) {
+          const parsed = active.body.safeParse(req.body ?? {});
           if (!parsed.success) throw zodToAppError(parsed.error);
           input.body = parsed.data;
         }
         try {
-          result = await route.handler(ctx, input);
+          result = await active.handler(ctx, input);
         } finally {
           if (route.method !== 'GET') pipeline.afterWrite(ctx);
         }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
-import { defineRoutes, type RestInput } from './route.ts';
+import { defineRoutes, type RestInput, type RestResult } from './route.ts';
 import type { Ctx } from '../context.ts';
 import { createEntry, deleteEntry, getEntry, updateEntry } from '../entries/operations/entry.ts';
 import { linkTranslation } from '../entries/values/translations.ts';
@@ -10,6 +10,7 @@ import { firstString } from '../text.ts';
 import { isFlag, parseListQuery, parseReadOptions, parseTrashQuery } from './list-query.ts';
 import { laravelPage } from './paginator.ts';
 import { withPublishedEtag } from '../edge/read-cache/published-rest-read.ts';
+import { withReleasePreview } from './release-preview.ts';
 
 const writeBody = z.object({ data: z.unknown().optional(), locale: z.unknown().optional(), state: z.unknown().optional() }).passthrough();
 const linkBody = z.object({ translation_entry_uuid: z.unknown().optional() }).passthrough();
@@ -21,6 +22,7 @@ const readQuery = {
   timestamps: z.string().optional().describe('Present: add created_at and updated_at'),
   exclude: z.string().optional().describe('Comma-separated field names left out of fields'),
   fallback: z.string().optional().describe("true: per translation group, the entry of the first locale along locale's fallback chain (default locale's chain without locale); meta.requested_locale says what was asked"),
+  release: z.string().optional().describe('A release id: the content as it will be once that release is published (state is ignored; docs/releases.md)'),
 };
 const listQuery = z.object({
   ...readQuery,
@@ -50,6 +52,33 @@ export function requestPath(ctx: Ctx, input: RestInput): string {
   return `${(ctx.services.config.PUBLIC_URL ?? '').replace(/\/$/, '')}${path}`;
 }
 
+/** GET /api/{collection}: the answer the query string asks for. */
+async function listEntriesRoute(ctx: Ctx, input: RestInput): Promise<RestResult> {
+  const q = parseListQuery(input.query);
+  const list = await openEntryList(ctx, input.params.collection, q.options);
+  // A singleton answers its one entry whatever the paging, count or first ask (docs/entries.md).
+  if (q.count && !list.isSingleton) return { body: { count: await countEntries(list) } };
+  if (q.first || list.isSingleton) return { body: await getFirstEntry(list) };
+  if (q.paginate !== undefined) {
+    const page = await listEntriesPage(list, { page: q.page ?? 1, perPage: q.paginate });
+    return { body: laravelPage(page.data, { ...page, path: requestPath(ctx, input), query: input.query }) };
+  }
+  // `offset` counts only with `limit` (docs/entries.md).
+  return { body: await listEntriesRange(list, { limit: q.limit, offset: q.limit !== undefined ? q.offset : undefined }) };
+}
+
+/** GET /api/{collection}/{uuid}. */
+async function getEntryRoute(ctx: Ctx, { params, query }: RestInput): Promise<RestResult> {
+  return {
+    body: await getEntry(ctx, params.collection, params.uuid, {
+      ...parseReadOptions(query),
+      locale: firstString(query.locale),
+      translationLocale: firstString(query.translation_locale),
+      withFallback: isFlag(query.fallback),
+    }),
+  };
+}
+
 /** Entry routes (docs/entries.md). They end in `/api/:collection...` catch-alls, so they go last in the table. */
 export const contentRoutes = defineRoutes([
   {
@@ -61,19 +90,7 @@ export const contentRoutes = defineRoutes([
     summary: 'List entries (state, locale, fallback, where, sort, search, paginate/page, limit/offset, count, first, timestamps, exclude)',
     tags: ['entries'],
     query: listQuery,
-    handler: withPublishedEtag('entries.list', async (ctx, input) => {
-      const q = parseListQuery(input.query);
-      const list = await openEntryList(ctx, input.params.collection, q.options);
-      // A singleton answers its one entry whatever the paging, count or first ask (docs/entries.md).
-      if (q.count && !list.isSingleton) return { body: { count: await countEntries(list) } };
-      if (q.first || list.isSingleton) return { body: await getFirstEntry(list) };
-      if (q.paginate !== undefined) {
-        const page = await listEntriesPage(list, { page: q.page ?? 1, perPage: q.paginate });
-        return { body: laravelPage(page.data, { ...page, path: requestPath(ctx, input), query: input.query }) };
-      }
-      // `offset` counts only with `limit` (docs/entries.md).
-      return { body: await listEntriesRange(list, { limit: q.limit, offset: q.limit !== undefined ? q.offset : undefined }) };
-    }),
+    handler: withReleasePreview(listEntriesRoute, withPublishedEtag('entries.list', listEntriesRoute)),
   },
   {
     method: 'POST',
@@ -134,14 +151,7 @@ export const contentRoutes = defineRoutes([
     summary: 'Get an entry (state, locale, fallback, translation_locale, exclude, timestamps)',
     tags: ['entries'],
     query: getQuery,
-    handler: withPublishedEtag('entries.get', async (ctx, { params, query }) => ({
-      body: await getEntry(ctx, params.collection, params.uuid, {
-        ...parseReadOptions(query),
-        locale: firstString(query.locale),
-        translationLocale: firstString(query.translation_locale),
-        withFallback: isFlag(query.fallback),
-      }),
-    })),
+    handler: withReleasePreview(getEntryRoute, withPublishedEtag('entries.get', getEntryRoute)),
   },
   {
     method: 'PUT',

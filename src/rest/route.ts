@@ -61,6 +61,12 @@ export interface RouteDef {
   /** The success body's schema for the OpenAPI document (src/rest/openapi/components.ts). */
   response: RouteResponse;
   handler: (ctx: Ctx, input: RestInput) => Promise<RestResult>;
+  /**
+   * The reserved collection slug this fixed route's path starts with, when projects may have a
+   * collection of that slug from before it was reserved: for them the collection's routes answer
+   * instead (src/rest/reserved-slugs.ts).
+   */
+  reservedSlug?: string;
   /** Public routes receive no Ctx. */
   publicHandler?: (input: RestInput) => Promise<RestResult>;
   /** End-user routes receive the project's end-user context instead of a Ctx. */

@@ -35,6 +35,8 @@ export async function createWorld(t: TestApp): Promise<MatrixWorld> {
   const entry = await api('POST', '/api/posts', { data: { title: 'Hello', views: 1 }, state: 'published' });
   const other = await api('POST', '/api/posts', { data: { title: 'Hallo' }, locale: 'de' });
   const webhook = await api('POST', '/api/webhooks', { name: 'Hook', url: 'http://127.0.0.1:9/hook', events: ['content.updated'], sources: ['api'] });
+  const release = (await api('POST', '/api/releases', { title: 'Matrix' })).data;
+  const item = (await api('POST', `/api/releases/${release.id}/items`, { items: [{ collection: 'posts', uuid: other.uuid, action: 'publish' }] })).data.items[0];
   const db = t.database.prisma;
   const log = await db.webhookLog.create({
     data: {
@@ -66,6 +68,8 @@ export async function createWorld(t: TestApp): Promise<MatrixWorld> {
       log: String(log.id),
       id: asset.uuid,
       filename: asset.originalFilename,
+      release: release.id,
+      item: item.id,
     },
   };
 }

@@ -137,10 +137,11 @@ describe('webhook administration (REST)', () => {
     expect(emptyEvents.body.errors.events).toEqual(['The events field is required.']);
   });
 
-  it('accepts all 12 event names', async () => {
+  it('accepts all 15 event names', async () => {
     const events = [
       'content.created', 'content.updated', 'content.published', 'content.unpublished', 'content.deleted', 'content.trashed', 'content.restored',
       'auth.signup.success', 'auth.login.success', 'auth.logout.success', 'auth.logout_all.success', 'auth.email_verification.verified',
+      'release.published', 'release.failed', 'release.scheduled',
     ];
     const res = await req('POST', '/api/webhooks', valid({ events }));
     expect(res.status).toBe(201);

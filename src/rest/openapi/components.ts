@@ -1,7 +1,7 @@
 /**
  * JSON Schemas (OpenAPI 3.1) of every REST success body, named in `components.schemas` and referred
  * to by the route table (`response` on each route). They mirror the serializers (entries/reads/serialize.ts,
- * collections/serialize.ts, assets/serialize.ts, entries/versions/serialize.ts, webhooks/serialize.ts,
+ * collections/serialize.ts, assets/serialize.ts, entries/versions/serialize.ts, webhooks/serialize.ts, releases/model.ts,
  * rest/paginator.ts); test/rest/openapi*.test.ts checks real bodies against them.
  */
 
@@ -208,6 +208,28 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     to: nullable(int),
   }),
   QueuedSend: object({ message, delivery_id: str, attempt: int }),
+  ReleaseItem: object({
+    id: str,
+    collection: str,
+    uuid: { type: 'string', format: 'uuid' },
+    action: { type: 'string', enum: ['publish', 'unpublish'] },
+    locale: nullable(str),
+    version: { ...nullable(int), description: 'The version the release published (publish items of a published release).' },
+  }),
+  Release: object({
+    id: str,
+    title: str,
+    description: nullable(str),
+    status: { type: 'string', enum: ['open', 'scheduled', 'published', 'failed'] },
+    publish_at: nullable(dateTime),
+    published_at: nullable(dateTime),
+    items: arrayOf(ref('ReleaseItem')),
+    errors: { type: ['object', 'null'], additionalProperties: arrayOf(str), description: 'The last failed publish: `items.<n>.<field>` to messages.' },
+    created_at: dateTime,
+    updated_at: dateTime,
+  }),
+  ReleaseResult: object({ data: ref('Release') }),
+  ReleasePaginator: paginatorSchema(ref('Release')),
   OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true },
 };
 

@@ -155,3 +155,15 @@ export type TrustedDocumentManifest = Prisma.TrustedDocumentManifestModel
  * One allowed GraphQL document of a project, by the sha256 (hex) of its exact text.
  */
 export type TrustedDocument = Prisma.TrustedDocumentModel
+/**
+ * Model Release
+ * A release (src/releases/, docs/releases.md): entries of one project published or unpublished
+ * together in one transaction. status: open | scheduled | published | failed.
+ */
+export type Release = Prisma.ReleaseModel
+/**
+ * Model ReleaseItem
+ * One entry of a release, by UUID (no foreign key: an entry gone by publish time is an error of the
+ * publish, not a silently vanished item). An entry appears at most once per release.
+ */
+export type ReleaseItem = Prisma.ReleaseItemModel

@@ -33,6 +33,8 @@ export function cacheableOperation(schema: GraphQLSchema, operation: OperationDe
     if (selection.kind !== Kind.FIELD || selection.directives?.length) return false;
     if (selection.name.value === '__typename') continue;
     if (fields[selection.name.value]?.extensions?.contentRead !== true) return false;
+    // A release preview reads content that no generation keys (docs/releases.md): never cached.
+    if (selection.arguments?.some((a) => a.name.value === 'release')) return false;
     any = true;
   }
   return any;

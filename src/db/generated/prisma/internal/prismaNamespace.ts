@@ -421,7 +421,9 @@ export const ModelName = {
   EmailVerificationToken: 'EmailVerificationToken',
   UserIdentity: 'UserIdentity',
   TrustedDocumentManifest: 'TrustedDocumentManifest',
-  TrustedDocument: 'TrustedDocument'
+  TrustedDocument: 'TrustedDocument',
+  Release: 'Release',
+  ReleaseItem: 'ReleaseItem'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -437,7 +439,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "contentChange" | "contentChangeMark" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument"
+    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "contentChange" | "contentChangeMark" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument" | "release" | "releaseItem"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2275,6 +2277,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Release: {
+      payload: Prisma.$ReleasePayload<ExtArgs>
+      fields: Prisma.ReleaseFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReleaseFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReleaseFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        findFirst: {
+          args: Prisma.ReleaseFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReleaseFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        findMany: {
+          args: Prisma.ReleaseFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        create: {
+          args: Prisma.ReleaseCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        createMany: {
+          args: Prisma.ReleaseCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReleaseCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        delete: {
+          args: Prisma.ReleaseDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        update: {
+          args: Prisma.ReleaseUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        deleteMany: {
+          args: Prisma.ReleaseDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReleaseUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReleaseUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        upsert: {
+          args: Prisma.ReleaseUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        aggregate: {
+          args: Prisma.ReleaseAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRelease>
+        }
+        groupBy: {
+          args: Prisma.ReleaseGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReleaseCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseCountAggregateOutputType> | number
+        }
+      }
+    }
+    ReleaseItem: {
+      payload: Prisma.$ReleaseItemPayload<ExtArgs>
+      fields: Prisma.ReleaseItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReleaseItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReleaseItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        findFirst: {
+          args: Prisma.ReleaseItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReleaseItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        findMany: {
+          args: Prisma.ReleaseItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>[]
+        }
+        create: {
+          args: Prisma.ReleaseItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        createMany: {
+          args: Prisma.ReleaseItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReleaseItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>[]
+        }
+        delete: {
+          args: Prisma.ReleaseItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        update: {
+          args: Prisma.ReleaseItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.ReleaseItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReleaseItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReleaseItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.ReleaseItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleaseItemPayload>
+        }
+        aggregate: {
+          args: Prisma.ReleaseItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateReleaseItem>
+        }
+        groupBy: {
+          args: Prisma.ReleaseItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReleaseItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseItemCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2675,6 +2825,38 @@ export const TrustedDocumentScalarFieldEnum = {
 export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
 
 
+export const ReleaseScalarFieldEnum = {
+  id: 'id',
+  uuid: 'uuid',
+  projectId: 'projectId',
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  publishAt: 'publishAt',
+  publishedAt: 'publishedAt',
+  errors: 'errors',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ReleaseScalarFieldEnum = (typeof ReleaseScalarFieldEnum)[keyof typeof ReleaseScalarFieldEnum]
+
+
+export const ReleaseItemScalarFieldEnum = {
+  id: 'id',
+  uuid: 'uuid',
+  releaseId: 'releaseId',
+  collectionId: 'collectionId',
+  entryUuid: 'entryUuid',
+  action: 'action',
+  locale: 'locale',
+  version: 'version',
+  createdAt: 'createdAt'
+} as const
+
+export type ReleaseItemScalarFieldEnum = (typeof ReleaseItemScalarFieldEnum)[keyof typeof ReleaseItemScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3023,6 +3205,8 @@ export type GlobalOmitConfig = {
   userIdentity?: Prisma.UserIdentityOmit
   trustedDocumentManifest?: Prisma.TrustedDocumentManifestOmit
   trustedDocument?: Prisma.TrustedDocumentOmit
+  release?: Prisma.ReleaseOmit
+  releaseItem?: Prisma.ReleaseItemOmit
 }
 
 /* Types for Logging */

@@ -75,7 +75,9 @@ export const ModelName = {
   EmailVerificationToken: 'EmailVerificationToken',
   UserIdentity: 'UserIdentity',
   TrustedDocumentManifest: 'TrustedDocumentManifest',
-  TrustedDocument: 'TrustedDocument'
+  TrustedDocument: 'TrustedDocument',
+  Release: 'Release',
+  ReleaseItem: 'ReleaseItem'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -453,6 +455,38 @@ export const TrustedDocumentScalarFieldEnum = {
 } as const
 
 export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
+
+
+export const ReleaseScalarFieldEnum = {
+  id: 'id',
+  uuid: 'uuid',
+  projectId: 'projectId',
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  publishAt: 'publishAt',
+  publishedAt: 'publishedAt',
+  errors: 'errors',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ReleaseScalarFieldEnum = (typeof ReleaseScalarFieldEnum)[keyof typeof ReleaseScalarFieldEnum]
+
+
+export const ReleaseItemScalarFieldEnum = {
+  id: 'id',
+  uuid: 'uuid',
+  releaseId: 'releaseId',
+  collectionId: 'collectionId',
+  entryUuid: 'entryUuid',
+  action: 'action',
+  locale: 'locale',
+  version: 'version',
+  createdAt: 'createdAt'
+} as const
+
+export type ReleaseItemScalarFieldEnum = (typeof ReleaseItemScalarFieldEnum)[keyof typeof ReleaseItemScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -265,6 +265,7 @@ export type CollectionWhereInput = {
   entries?: Prisma.EntryListRelationFilter
   webhooks?: Prisma.WebhookCollectionListRelationFilter
   generation?: Prisma.XOR<Prisma.CollectionGenerationNullableScalarRelationFilter, Prisma.CollectionGenerationWhereInput> | null
+  releaseItems?: Prisma.ReleaseItemListRelationFilter
 }
 
 export type CollectionOrderByWithRelationInput = {
@@ -283,6 +284,7 @@ export type CollectionOrderByWithRelationInput = {
   entries?: Prisma.EntryOrderByRelationAggregateInput
   webhooks?: Prisma.WebhookCollectionOrderByRelationAggregateInput
   generation?: Prisma.CollectionGenerationOrderByWithRelationInput
+  releaseItems?: Prisma.ReleaseItemOrderByRelationAggregateInput
 }
 
 export type CollectionWhereUniqueInput = Prisma.AtLeast<{
@@ -305,6 +307,7 @@ export type CollectionWhereUniqueInput = Prisma.AtLeast<{
   entries?: Prisma.EntryListRelationFilter
   webhooks?: Prisma.WebhookCollectionListRelationFilter
   generation?: Prisma.XOR<Prisma.CollectionGenerationNullableScalarRelationFilter, Prisma.CollectionGenerationWhereInput> | null
+  releaseItems?: Prisma.ReleaseItemListRelationFilter
 }, "id" | "uuid" | "projectId_slug">
 
 export type CollectionOrderByWithAggregationInput = {
@@ -355,6 +358,7 @@ export type CollectionCreateInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateInput = {
@@ -372,6 +376,7 @@ export type CollectionUncheckedCreateInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUpdateInput = {
@@ -388,6 +393,7 @@ export type CollectionUpdateInput = {
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateInput = {
@@ -405,6 +411,7 @@ export type CollectionUncheckedUpdateInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionCreateManyInput = {
@@ -611,6 +618,20 @@ export type CollectionUpdateOneRequiredWithoutWebhooksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CollectionUpdateToOneWithWhereWithoutWebhooksInput, Prisma.CollectionUpdateWithoutWebhooksInput>, Prisma.CollectionUncheckedUpdateWithoutWebhooksInput>
 }
 
+export type CollectionCreateNestedOneWithoutReleaseItemsInput = {
+  create?: Prisma.XOR<Prisma.CollectionCreateWithoutReleaseItemsInput, Prisma.CollectionUncheckedCreateWithoutReleaseItemsInput>
+  connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutReleaseItemsInput
+  connect?: Prisma.CollectionWhereUniqueInput
+}
+
+export type CollectionUpdateOneRequiredWithoutReleaseItemsNestedInput = {
+  create?: Prisma.XOR<Prisma.CollectionCreateWithoutReleaseItemsInput, Prisma.CollectionUncheckedCreateWithoutReleaseItemsInput>
+  connectOrCreate?: Prisma.CollectionCreateOrConnectWithoutReleaseItemsInput
+  upsert?: Prisma.CollectionUpsertWithoutReleaseItemsInput
+  connect?: Prisma.CollectionWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CollectionUpdateToOneWithWhereWithoutReleaseItemsInput, Prisma.CollectionUpdateWithoutReleaseItemsInput>, Prisma.CollectionUncheckedUpdateWithoutReleaseItemsInput>
+}
+
 export type CollectionCreateWithoutProjectInput = {
   uuid?: string
   name: string
@@ -624,6 +645,7 @@ export type CollectionCreateWithoutProjectInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutProjectInput = {
@@ -640,6 +662,7 @@ export type CollectionUncheckedCreateWithoutProjectInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutProjectInput = {
@@ -697,6 +720,7 @@ export type CollectionCreateWithoutGenerationInput = {
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutGenerationInput = {
@@ -713,6 +737,7 @@ export type CollectionUncheckedCreateWithoutGenerationInput = {
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutGenerationInput = {
@@ -744,6 +769,7 @@ export type CollectionUpdateWithoutGenerationInput = {
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutGenerationInput = {
@@ -760,6 +786,7 @@ export type CollectionUncheckedUpdateWithoutGenerationInput = {
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionCreateWithoutFieldsInput = {
@@ -775,6 +802,7 @@ export type CollectionCreateWithoutFieldsInput = {
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutFieldsInput = {
@@ -791,6 +819,7 @@ export type CollectionUncheckedCreateWithoutFieldsInput = {
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutFieldsInput = {
@@ -822,6 +851,7 @@ export type CollectionUpdateWithoutFieldsInput = {
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutFieldsInput = {
@@ -838,6 +868,7 @@ export type CollectionUncheckedUpdateWithoutFieldsInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionCreateWithoutEntriesInput = {
@@ -853,6 +884,7 @@ export type CollectionCreateWithoutEntriesInput = {
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutEntriesInput = {
@@ -869,6 +901,7 @@ export type CollectionUncheckedCreateWithoutEntriesInput = {
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutEntriesInput = {
@@ -900,6 +933,7 @@ export type CollectionUpdateWithoutEntriesInput = {
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutEntriesInput = {
@@ -916,6 +950,7 @@ export type CollectionUncheckedUpdateWithoutEntriesInput = {
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionCreateWithoutWebhooksInput = {
@@ -931,6 +966,7 @@ export type CollectionCreateWithoutWebhooksInput = {
   fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionUncheckedCreateWithoutWebhooksInput = {
@@ -947,6 +983,7 @@ export type CollectionUncheckedCreateWithoutWebhooksInput = {
   fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
   entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
   generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+  releaseItems?: Prisma.ReleaseItemUncheckedCreateNestedManyWithoutCollectionInput
 }
 
 export type CollectionCreateOrConnectWithoutWebhooksInput = {
@@ -978,6 +1015,7 @@ export type CollectionUpdateWithoutWebhooksInput = {
   fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutWebhooksInput = {
@@ -993,6 +1031,89 @@ export type CollectionUncheckedUpdateWithoutWebhooksInput = {
   searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
+}
+
+export type CollectionCreateWithoutReleaseItemsInput = {
+  uuid?: string
+  name: string
+  slug: string
+  isSingleton?: boolean
+  order?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  project: Prisma.ProjectCreateNestedOneWithoutCollectionsInput
+  fields?: Prisma.FieldCreateNestedManyWithoutCollectionInput
+  entries?: Prisma.EntryCreateNestedManyWithoutCollectionInput
+  webhooks?: Prisma.WebhookCollectionCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationCreateNestedOneWithoutCollectionInput
+}
+
+export type CollectionUncheckedCreateWithoutReleaseItemsInput = {
+  id?: number
+  uuid?: string
+  projectId: number
+  name: string
+  slug: string
+  isSingleton?: boolean
+  order?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  fields?: Prisma.FieldUncheckedCreateNestedManyWithoutCollectionInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutCollectionInput
+  webhooks?: Prisma.WebhookCollectionUncheckedCreateNestedManyWithoutCollectionInput
+  generation?: Prisma.CollectionGenerationUncheckedCreateNestedOneWithoutCollectionInput
+}
+
+export type CollectionCreateOrConnectWithoutReleaseItemsInput = {
+  where: Prisma.CollectionWhereUniqueInput
+  create: Prisma.XOR<Prisma.CollectionCreateWithoutReleaseItemsInput, Prisma.CollectionUncheckedCreateWithoutReleaseItemsInput>
+}
+
+export type CollectionUpsertWithoutReleaseItemsInput = {
+  update: Prisma.XOR<Prisma.CollectionUpdateWithoutReleaseItemsInput, Prisma.CollectionUncheckedUpdateWithoutReleaseItemsInput>
+  create: Prisma.XOR<Prisma.CollectionCreateWithoutReleaseItemsInput, Prisma.CollectionUncheckedCreateWithoutReleaseItemsInput>
+  where?: Prisma.CollectionWhereInput
+}
+
+export type CollectionUpdateToOneWithWhereWithoutReleaseItemsInput = {
+  where?: Prisma.CollectionWhereInput
+  data: Prisma.XOR<Prisma.CollectionUpdateWithoutReleaseItemsInput, Prisma.CollectionUncheckedUpdateWithoutReleaseItemsInput>
+}
+
+export type CollectionUpdateWithoutReleaseItemsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  isSingleton?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  order?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  project?: Prisma.ProjectUpdateOneRequiredWithoutCollectionsNestedInput
+  fields?: Prisma.FieldUpdateManyWithoutCollectionNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
+  webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
+  generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+}
+
+export type CollectionUncheckedUpdateWithoutReleaseItemsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  isSingleton?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  order?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  searchFields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  fields?: Prisma.FieldUncheckedUpdateManyWithoutCollectionNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
+  webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
 }
 
@@ -1021,6 +1142,7 @@ export type CollectionUpdateWithoutProjectInput = {
   entries?: Prisma.EntryUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateWithoutProjectInput = {
@@ -1037,6 +1159,7 @@ export type CollectionUncheckedUpdateWithoutProjectInput = {
   entries?: Prisma.EntryUncheckedUpdateManyWithoutCollectionNestedInput
   webhooks?: Prisma.WebhookCollectionUncheckedUpdateManyWithoutCollectionNestedInput
   generation?: Prisma.CollectionGenerationUncheckedUpdateOneWithoutCollectionNestedInput
+  releaseItems?: Prisma.ReleaseItemUncheckedUpdateManyWithoutCollectionNestedInput
 }
 
 export type CollectionUncheckedUpdateManyWithoutProjectInput = {
@@ -1060,12 +1183,14 @@ export type CollectionCountOutputType = {
   fields: number
   entries: number
   webhooks: number
+  releaseItems: number
 }
 
 export type CollectionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   fields?: boolean | CollectionCountOutputTypeCountFieldsArgs
   entries?: boolean | CollectionCountOutputTypeCountEntriesArgs
   webhooks?: boolean | CollectionCountOutputTypeCountWebhooksArgs
+  releaseItems?: boolean | CollectionCountOutputTypeCountReleaseItemsArgs
 }
 
 /**
@@ -1099,6 +1224,13 @@ export type CollectionCountOutputTypeCountWebhooksArgs<ExtArgs extends runtime.T
   where?: Prisma.WebhookCollectionWhereInput
 }
 
+/**
+ * CollectionCountOutputType without action
+ */
+export type CollectionCountOutputTypeCountReleaseItemsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReleaseItemWhereInput
+}
+
 
 export type CollectionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1116,6 +1248,7 @@ export type CollectionSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   entries?: boolean | Prisma.Collection$entriesArgs<ExtArgs>
   webhooks?: boolean | Prisma.Collection$webhooksArgs<ExtArgs>
   generation?: boolean | Prisma.Collection$generationArgs<ExtArgs>
+  releaseItems?: boolean | Prisma.Collection$releaseItemsArgs<ExtArgs>
   _count?: boolean | Prisma.CollectionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["collection"]>
 
@@ -1167,6 +1300,7 @@ export type CollectionInclude<ExtArgs extends runtime.Types.Extensions.InternalA
   entries?: boolean | Prisma.Collection$entriesArgs<ExtArgs>
   webhooks?: boolean | Prisma.Collection$webhooksArgs<ExtArgs>
   generation?: boolean | Prisma.Collection$generationArgs<ExtArgs>
+  releaseItems?: boolean | Prisma.Collection$releaseItemsArgs<ExtArgs>
   _count?: boolean | Prisma.CollectionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CollectionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1184,6 +1318,7 @@ export type $CollectionPayload<ExtArgs extends runtime.Types.Extensions.Internal
     entries: Prisma.$EntryPayload<ExtArgs>[]
     webhooks: Prisma.$WebhookCollectionPayload<ExtArgs>[]
     generation: Prisma.$CollectionGenerationPayload<ExtArgs> | null
+    releaseItems: Prisma.$ReleaseItemPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1598,6 +1733,7 @@ export interface Prisma__CollectionClient<T, Null = never, ExtArgs extends runti
   entries<T extends Prisma.Collection$entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhooks<T extends Prisma.Collection$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookCollectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   generation<T extends Prisma.Collection$generationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$generationArgs<ExtArgs>>): Prisma.Prisma__CollectionGenerationClient<runtime.Types.Result.GetResult<Prisma.$CollectionGenerationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  releaseItems<T extends Prisma.Collection$releaseItemsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Collection$releaseItemsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleaseItemPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2126,6 +2262,30 @@ export type Collection$generationArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   include?: Prisma.CollectionGenerationInclude<ExtArgs> | null
   where?: Prisma.CollectionGenerationWhereInput
+}
+
+/**
+ * Collection.releaseItems
+ */
+export type Collection$releaseItemsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ReleaseItem
+   */
+  select?: Prisma.ReleaseItemSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ReleaseItem
+   */
+  omit?: Prisma.ReleaseItemOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReleaseItemInclude<ExtArgs> | null
+  where?: Prisma.ReleaseItemWhereInput
+  orderBy?: Prisma.ReleaseItemOrderByWithRelationInput | Prisma.ReleaseItemOrderByWithRelationInput[]
+  cursor?: Prisma.ReleaseItemWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReleaseItemScalarFieldEnum | Prisma.ReleaseItemScalarFieldEnum[]
 }
 
 /**

@@ -279,6 +279,7 @@ export type ProjectWhereInput = {
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -305,6 +306,7 @@ export type ProjectOrderByWithRelationInput = {
   users?: Prisma.ProjectUserOrderByRelationAggregateInput
   trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
   trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
+  releases?: Prisma.ReleaseOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -334,6 +336,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -397,6 +400,7 @@ export type ProjectCreateInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -423,6 +427,7 @@ export type ProjectUncheckedCreateInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -448,6 +453,7 @@ export type ProjectUpdateInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -474,6 +480,7 @@ export type ProjectUncheckedUpdateInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -775,6 +782,20 @@ export type ProjectUpdateOneRequiredWithoutTrustedDocumentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput, Prisma.ProjectUpdateWithoutTrustedDocumentsInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
 }
 
+export type ProjectCreateNestedOneWithoutReleasesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutReleasesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  upsert?: Prisma.ProjectUpsertWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutReleasesInput, Prisma.ProjectUpdateWithoutReleasesInput>, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -797,6 +818,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -822,6 +844,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -862,6 +885,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -887,6 +911,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionGenerationsInput = {
@@ -911,6 +936,7 @@ export type ProjectCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
@@ -936,6 +962,7 @@ export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionGenerationsInput = {
@@ -976,6 +1003,7 @@ export type ProjectUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
@@ -1001,6 +1029,7 @@ export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -1025,6 +1054,7 @@ export type ProjectCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -1050,6 +1080,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -1090,6 +1121,7 @@ export type ProjectUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -1115,6 +1147,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1139,6 +1172,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1164,6 +1198,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1204,6 +1239,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1229,6 +1265,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -1253,6 +1290,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -1278,6 +1316,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -1318,6 +1357,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1343,6 +1383,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1367,6 +1408,7 @@ export type ProjectCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1392,6 +1434,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1432,6 +1475,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1457,6 +1501,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1481,6 +1526,7 @@ export type ProjectCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1506,6 +1552,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1546,6 +1593,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1571,6 +1619,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1595,6 +1644,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1620,6 +1670,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1660,6 +1711,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1685,6 +1737,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsersInput = {
@@ -1709,6 +1762,7 @@ export type ProjectCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsersInput = {
@@ -1734,6 +1788,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsersInput = {
@@ -1774,6 +1829,7 @@ export type ProjectUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsersInput = {
@@ -1799,6 +1855,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedManifestInput = {
@@ -1823,6 +1880,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
@@ -1848,6 +1906,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
@@ -1888,6 +1947,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
@@ -1913,6 +1973,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedDocumentsInput = {
@@ -1937,6 +1998,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
@@ -1962,6 +2024,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
@@ -2002,6 +2065,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
@@ -2027,6 +2091,125 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutReleasesInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutReleasesInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutReleasesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+}
+
+export type ProjectUpsertWithoutReleasesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutReleasesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
+export type ProjectUpdateWithoutReleasesInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutReleasesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -2044,6 +2227,7 @@ export type ProjectCountOutputType = {
   collectionGenerations: number
   users: number
   trustedDocuments: number
+  releases: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2056,6 +2240,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   collectionGenerations?: boolean | ProjectCountOutputTypeCountCollectionGenerationsArgs
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
   trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
+  releases?: boolean | ProjectCountOutputTypeCountReleasesArgs
 }
 
 /**
@@ -2131,6 +2316,13 @@ export type ProjectCountOutputTypeCountTrustedDocumentsArgs<ExtArgs extends runt
   where?: Prisma.TrustedDocumentWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountReleasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReleaseWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2156,6 +2348,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -2217,6 +2410,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -2236,6 +2430,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     users: Prisma.$ProjectUserPayload<ExtArgs>[]
     trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
     trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
+    releases: Prisma.$ReleasePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2664,6 +2859,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  releases<T extends Prisma.Project$releasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$releasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3349,6 +3545,30 @@ export type Project$trustedDocumentsArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.TrustedDocumentScalarFieldEnum | Prisma.TrustedDocumentScalarFieldEnum[]
+}
+
+/**
+ * Project.releases
+ */
+export type Project$releasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Release
+   */
+  select?: Prisma.ReleaseSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Release
+   */
+  omit?: Prisma.ReleaseOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReleaseInclude<ExtArgs> | null
+  where?: Prisma.ReleaseWhereInput
+  orderBy?: Prisma.ReleaseOrderByWithRelationInput | Prisma.ReleaseOrderByWithRelationInput[]
+  cursor?: Prisma.ReleaseWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReleaseScalarFieldEnum | Prisma.ReleaseScalarFieldEnum[]
 }
 
 /**

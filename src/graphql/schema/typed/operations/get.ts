@@ -2,6 +2,7 @@ import { getEntry } from '../../../../entries/operations/entry.ts';
 import { collectionRead } from '../../common/content-read.ts';
 import { typedEntry } from '../model.ts';
 import type { CollectionScope } from './scope.ts';
+import { RELEASE_ARG, readAs } from './release-view.ts';
 
 /** One entry of a (non-singleton) collection by UUID. */
 export function defineGet({ b, slug, label, n, entry, entryState }: CollectionScope): void {
@@ -16,12 +17,12 @@ export function defineGet({ b, slug, label, n, entry, entryState }: CollectionSc
         locale: t.arg.string(),
         translationLocale: t.arg.string({ description: 'Answer the linked translation in this locale instead (404 when there is none).' }),
         fallback: t.arg.boolean({ description: 'Answer the entry\'s translation in the first locale along the fallback chain of `locale` (the default locale when omitted) that has one; `resolvedLocale` says which.' }),
+        release: t.arg.id({ description: RELEASE_ARG }),
       },
       resolve: async (_root, args, c) => {
-        const ctx = await c.auth();
-        const state = args.state ?? 'published';
+        const state = args.release ? 'published' : (args.state ?? 'published');
         const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, withFallback: args.fallback ?? false, timestamps: true };
-        return typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state);
+        return readAs(await c.auth(), args.release, async (ctx) => typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state));
       },
     }),
   );

@@ -8,6 +8,7 @@ import { toNormalisedWhere, toSortString } from '../convert.ts';
 import { typedEntry } from '../model.ts';
 import { pageCost } from './page.ts';
 import type { CollectionScope } from './scope.ts';
+import { RELEASE_ARG, readAs } from './release-view.ts';
 
 /** A collection's list query: filtered, sorted and paged in the database, as REST's list is. */
 export function defineList({ b, slug, label, n, page, io, entryState }: CollectionScope): void {
@@ -27,6 +28,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
           description: 'Full-text search over the text-like fields: words (stemmed in the entry\'s language), "a phrase", -excluded, prefix*, `or` between alternatives. Ranked by relevance (searchScore) unless sort is given.',
         }),
         fallback: t.arg.boolean({ description: 'Per translation group, the entry of the first locale along the fallback chain of `locale` (the default locale when omitted); `resolvedLocale` says which answered.' }),
+        release: t.arg.id({ description: RELEASE_ARG }),
         first: t.arg.int({ description: RELAY_ARG_DESCRIPTIONS.first }),
         after: t.arg.string({ description: RELAY_ARG_DESCRIPTIONS.after }),
       },
@@ -39,30 +41,31 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
       resolve: async (_root, args, c, info) => {
         const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
         checkPaging(pageNo, perPage);
-        const ctx = await c.auth();
-        const state = args.state ?? 'published';
-        const list = await openEntryList(ctx, slug, {
-          state,
-          locale: args.locale?.toLowerCase() ?? undefined,
-          fallback: args.fallback ?? false,
-          where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
-          sort: toSortString(args.sort),
-          search: args.search ?? undefined,
-          timestamps: true,
+        const state = args.release ? 'published' : (args.state ?? 'published');
+        return readAs(await c.auth(), args.release, async (ctx) => {
+          const list = await openEntryList(ctx, slug, {
+            state,
+            locale: args.locale?.toLowerCase() ?? undefined,
+            fallback: args.fallback ?? false,
+            where: args.where ? toNormalisedWhere(args.where, io.wherePlan) : undefined,
+            sort: toSortString(args.sort),
+            search: args.search ?? undefined,
+            timestamps: true,
+          });
+          const paging = { page: pageNo, perPage };
+          if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
+            const r = await listEntriesSlice(list, paging);
+            return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
+          }
+          const r = await listEntriesPage(list, paging);
+          return {
+            data: r.data.map((e) => typedEntry(e, state)),
+            total: r.total,
+            currentPage: r.page,
+            perPage: r.perPage,
+            lastPage: Math.max(1, Math.ceil(r.total / r.perPage)),
+          };
         });
-        const paging = { page: pageNo, perPage };
-        if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
-          const r = await listEntriesSlice(list, paging);
-          return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
-        }
-        const r = await listEntriesPage(list, paging);
-        return {
-          data: r.data.map((e) => typedEntry(e, state)),
-          total: r.total,
-          currentPage: r.page,
-          perPage: r.perPage,
-          lastPage: Math.max(1, Math.ceil(r.total / r.perPage)),
-        };
       },
     }),
   );
