@@ -47,7 +47,7 @@ describe('typed schema build', () => {
       expect(mutation).toHaveProperty(op);
     }
     expect(String(query.blogPosts.args.map((a) => `${a.name}: ${String(a.type)}`))).toBe(
-      'where: BlogPostWhere,sort: [BlogPostSort!],page: Int,perPage: Int,state: ContentState,locale: String,search: String,first: Int,after: String',
+      'where: BlogPostWhere,sort: [BlogPostSort!],page: Int,perPage: Int,state: ContentState,locale: String,search: String,fallback: Boolean,release: ID,first: Int,after: String',
     );
   });
 
