@@ -164,3 +164,11 @@ export type TrustedDocumentManifest = Prisma.TrustedDocumentManifestModel
  * One allowed GraphQL document of a project, by the sha256 (hex) of its exact text.
  */
 export type TrustedDocument = Prisma.TrustedDocumentModel
+/**
+ * Model ScheduledAction
+ * A publish or unpublish due at a time, of one entry (`kind` "entry": collection, entry, locale) or of
+ * a release (`kind` "release"). This row is the record; the delayed BullMQ job only wakes a worker at
+ * `run_at`, and is put back from here whenever Redis lost it (src/schedules/). `status`: scheduled,
+ * running (a release run in progress, until `lease_until`), done, failed (with `errors`), cancelled.
+ */
+export type ScheduledAction = Prisma.ScheduledActionModel

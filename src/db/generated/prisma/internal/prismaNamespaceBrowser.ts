@@ -73,7 +73,8 @@ export const ModelName = {
   EmailVerificationToken: 'EmailVerificationToken',
   UserIdentity: 'UserIdentity',
   TrustedDocumentManifest: 'TrustedDocumentManifest',
-  TrustedDocument: 'TrustedDocument'
+  TrustedDocument: 'TrustedDocument',
+  ScheduledAction: 'ScheduledAction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -432,6 +433,29 @@ export const TrustedDocumentScalarFieldEnum = {
 } as const
 
 export type TrustedDocumentScalarFieldEnum = (typeof TrustedDocumentScalarFieldEnum)[keyof typeof TrustedDocumentScalarFieldEnum]
+
+
+export const ScheduledActionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  kind: 'kind',
+  collectionId: 'collectionId',
+  entryUuid: 'entryUuid',
+  locale: 'locale',
+  releaseId: 'releaseId',
+  action: 'action',
+  runAt: 'runAt',
+  status: 'status',
+  errors: 'errors',
+  source: 'source',
+  createdByTokenId: 'createdByTokenId',
+  leaseUntil: 'leaseUntil',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  ranAt: 'ranAt'
+} as const
+
+export type ScheduledActionScalarFieldEnum = (typeof ScheduledActionScalarFieldEnum)[keyof typeof ScheduledActionScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -275,6 +275,7 @@ export type ProjectWhereInput = {
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  scheduledActions?: Prisma.ScheduledActionListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -300,6 +301,7 @@ export type ProjectOrderByWithRelationInput = {
   users?: Prisma.ProjectUserOrderByRelationAggregateInput
   trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
   trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
+  scheduledActions?: Prisma.ScheduledActionOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -328,6 +330,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   users?: Prisma.ProjectUserListRelationFilter
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
+  scheduledActions?: Prisma.ScheduledActionListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -388,6 +391,7 @@ export type ProjectCreateInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -413,6 +417,7 @@ export type ProjectUncheckedCreateInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -437,6 +442,7 @@ export type ProjectUpdateInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -462,6 +468,7 @@ export type ProjectUncheckedUpdateInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -759,6 +766,20 @@ export type ProjectUpdateOneRequiredWithoutTrustedDocumentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTrustedDocumentsInput, Prisma.ProjectUpdateWithoutTrustedDocumentsInput>, Prisma.ProjectUncheckedUpdateWithoutTrustedDocumentsInput>
 }
 
+export type ProjectCreateNestedOneWithoutScheduledActionsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutScheduledActionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutScheduledActionsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutScheduledActionsInput
+  upsert?: Prisma.ProjectUpsertWithoutScheduledActionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutScheduledActionsInput, Prisma.ProjectUpdateWithoutScheduledActionsInput>, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -780,6 +801,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -804,6 +826,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -843,6 +866,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -867,6 +891,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionGenerationsInput = {
@@ -890,6 +915,7 @@ export type ProjectCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
@@ -914,6 +940,7 @@ export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionGenerationsInput = {
@@ -953,6 +980,7 @@ export type ProjectUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
@@ -977,6 +1005,7 @@ export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -1000,6 +1029,7 @@ export type ProjectCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -1024,6 +1054,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -1063,6 +1094,7 @@ export type ProjectUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -1087,6 +1119,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1110,6 +1143,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1134,6 +1168,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1173,6 +1208,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1197,6 +1233,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -1220,6 +1257,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -1244,6 +1282,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -1283,6 +1322,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1307,6 +1347,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1330,6 +1371,7 @@ export type ProjectCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1354,6 +1396,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1393,6 +1436,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1417,6 +1461,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1440,6 +1485,7 @@ export type ProjectCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1464,6 +1510,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1503,6 +1550,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1527,6 +1575,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1550,6 +1599,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1574,6 +1624,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1613,6 +1664,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1637,6 +1689,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsersInput = {
@@ -1660,6 +1713,7 @@ export type ProjectCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsersInput = {
@@ -1684,6 +1738,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsersInput = {
@@ -1723,6 +1778,7 @@ export type ProjectUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsersInput = {
@@ -1747,6 +1803,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedManifestInput = {
@@ -1770,6 +1827,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
@@ -1794,6 +1852,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
@@ -1833,6 +1892,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
@@ -1857,6 +1917,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedDocumentsInput = {
@@ -1880,6 +1941,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
@@ -1904,6 +1966,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
@@ -1943,6 +2006,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
@@ -1967,6 +2031,121 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutScheduledActionsInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutScheduledActionsInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutScheduledActionsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+}
+
+export type ProjectUpsertWithoutScheduledActionsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutScheduledActionsInput, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutScheduledActionsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutScheduledActionsInput, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+}
+
+export type ProjectUpdateWithoutScheduledActionsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutScheduledActionsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -1984,6 +2163,7 @@ export type ProjectCountOutputType = {
   collectionGenerations: number
   users: number
   trustedDocuments: number
+  scheduledActions: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1996,6 +2176,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   collectionGenerations?: boolean | ProjectCountOutputTypeCountCollectionGenerationsArgs
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
   trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
+  scheduledActions?: boolean | ProjectCountOutputTypeCountScheduledActionsArgs
 }
 
 /**
@@ -2071,6 +2252,13 @@ export type ProjectCountOutputTypeCountTrustedDocumentsArgs<ExtArgs extends runt
   where?: Prisma.TrustedDocumentWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountScheduledActionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ScheduledActionWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2095,6 +2283,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  scheduledActions?: boolean | Prisma.Project$scheduledActionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -2153,6 +2342,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   users?: boolean | Prisma.Project$usersArgs<ExtArgs>
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
+  scheduledActions?: boolean | Prisma.Project$scheduledActionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -2172,6 +2362,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     users: Prisma.$ProjectUserPayload<ExtArgs>[]
     trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
     trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
+    scheduledActions: Prisma.$ScheduledActionPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2596,6 +2787,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   users<T extends Prisma.Project$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ProjectUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  scheduledActions<T extends Prisma.Project$scheduledActionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$scheduledActionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ScheduledActionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3280,6 +3472,30 @@ export type Project$trustedDocumentsArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.TrustedDocumentScalarFieldEnum | Prisma.TrustedDocumentScalarFieldEnum[]
+}
+
+/**
+ * Project.scheduledActions
+ */
+export type Project$scheduledActionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ScheduledAction
+   */
+  select?: Prisma.ScheduledActionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ScheduledAction
+   */
+  omit?: Prisma.ScheduledActionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ScheduledActionInclude<ExtArgs> | null
+  where?: Prisma.ScheduledActionWhereInput
+  orderBy?: Prisma.ScheduledActionOrderByWithRelationInput | Prisma.ScheduledActionOrderByWithRelationInput[]
+  cursor?: Prisma.ScheduledActionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ScheduledActionScalarFieldEnum | Prisma.ScheduledActionScalarFieldEnum[]
 }
 
 /**
