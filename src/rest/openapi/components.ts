@@ -206,6 +206,22 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     to: nullable(int),
   }),
   QueuedSend: object({ message, delivery_id: str, attempt: int }),
+  Schedule: object({
+    id: { type: 'string', format: 'uuid' },
+    kind: { type: 'string', enum: ['entry', 'release'] },
+    action: { type: 'string', enum: ['publish', 'unpublish'] },
+    at: dateTime,
+    status: { type: 'string', enum: ['scheduled', 'running', 'done', 'failed', 'cancelled'] },
+    uuid: nullable(str),
+    locale: nullable(str),
+    release_id: nullable(str),
+    errors: { type: ['object', 'null'], additionalProperties: arrayOf(str), description: 'Why a failed schedule did not run.' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    ran_at: nullable(dateTime),
+  }),
+  ScheduleData: object({ data: ref('Schedule') }),
+  ScheduleList: object({ data: arrayOf(ref('Schedule')) }),
   OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true },
 };
 
