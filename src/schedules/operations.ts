@@ -61,7 +61,7 @@ export async function scheduleEntry(ctx: Ctx, collectionSlug: string, uuid: stri
     source: ctx.source,
     createdByTokenId: tokenIdOf(ctx),
   });
-  await ctx.services.schedules?.enqueue([{ id: row.id, run_at: row.run_at }]);
+  await ctx.services.schedules?.enqueue([{ id: row.id, run_at: row.run_at, kind: row.kind }]);
   return row;
 }
 

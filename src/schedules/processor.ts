@@ -8,7 +8,7 @@ import { publishEntryInTransaction, unpublishEntryInTransaction } from '../entri
 import { emitScheduleEvent } from '../events/outbox.ts';
 import type { ScheduleOptions } from './options.ts';
 import { SCHEDULER_ACTOR, type ReleaseRunner } from './runners.ts';
-import { claimDue, claimLeased, finish, statusOf, type ScheduleRow } from './store.ts';
+import { claimDue, claimLeased, finish, statusOf, type ScheduleKind, type ScheduleRow } from './store.ts';
 import { scheduleResource } from './serialize.ts';
 
 export type RunOutcome =
@@ -32,12 +32,19 @@ export class ScheduleProcessor {
     private readonly log: Logger,
   ) {}
 
-  async run(id: string): Promise<RunOutcome> {
-    const db = this.services().database.prisma;
-    const row = await statusOf(db, id);
-    if (!row || row.status === 'done' || row.status === 'failed' || row.status === 'cancelled') return { result: 'skipped' };
-    if (row.status === 'scheduled' && row.run_at.getTime() > Date.now() + 5) return { result: 'early', at: row.run_at };
-    return row.kind === 'release' ? this.runRelease(id) : this.runEntry(id);
+  async run(id: string, kind: ScheduleKind): Promise<RunOutcome> {
+    // The claim itself says whether the schedule is due: the common case costs one transaction.
+    if (kind === 'release' && !this.releases()) {
+      // Left pending: the next worker that knows releases runs it.
+      this.log.warn({ schedule: id }, 'a release schedule is due but this process runs no releases');
+      return { result: 'skipped' };
+    }
+    const outcome = kind === 'release' ? await this.runRelease(id) : await this.runEntry(id);
+    if (outcome.result !== 'skipped') return outcome;
+    // Not claimed: already run or cancelled, or not yet due by the database's clock (then try again at its time).
+    const row = await statusOf(this.services().database.prisma, id);
+    if (row?.status === 'scheduled') return { result: 'early', at: new Date(Math.max(row.run_at.getTime(), Date.now() + 100)) };
+    return outcome;
   }
 
   /**
@@ -47,6 +54,7 @@ export class ScheduleProcessor {
   private async runEntry(id: string): Promise<RunOutcome> {
     const services = this.services();
     const held: { claimed?: ScheduleRow } = {};
+    const started = Date.now();
     try {
       const ran = await services.database.prisma.$transaction(async (tx) => {
         const claimed = await claimDue(tx, id, 'entry');
@@ -59,6 +67,7 @@ export class ScheduleProcessor {
         await finish(tx, id, 'running', { status: 'done' });
         return true;
       }, TX_OPTIONS);
+      if (ran) this.log.info({ schedule: id, late_ms: started - held.claimed!.run_at.getTime(), took_ms: Date.now() - started }, 'scheduled action ran');
       return { result: ran ? 'done' : 'skipped' };
     } catch (err) {
       if (!refusal(err) || !held.claimed) throw err;
@@ -86,12 +95,7 @@ export class ScheduleProcessor {
   }
 
   private async runRelease(id: string): Promise<RunOutcome> {
-    const runner = this.releases();
-    if (!runner) {
-      // Left pending: the next worker that knows releases runs it.
-      this.log.warn({ schedule: id }, 'a release schedule is due but this process runs no releases');
-      return { result: 'skipped' };
-    }
+    const runner = this.releases()!;
     const services = this.services();
     const db = services.database.prisma;
     const claimed = await claimLeased(db, id, this.options.leaseMs);

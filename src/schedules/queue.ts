@@ -7,6 +7,7 @@ import type { Due } from './store.ts';
 
 interface ScheduleJob {
   id: string;
+  kind: Due['kind'];
 }
 
 /** Enqueueing never waits longer than this: the sweeper puts back whatever could not be added. */
@@ -50,7 +51,7 @@ export class ScheduleQueue {
     if (items.length === 0) return true;
     const now = Date.now();
     const add = this.getQueue().addBulk(
-      items.map((s) => ({ name: 'run', data: { id: s.id }, opts: { jobId: s.id, delay: Math.max(0, s.run_at.getTime() - now) } })),
+      items.map((s) => ({ name: 'run', data: { id: s.id, kind: s.kind }, opts: { jobId: s.id, delay: Math.max(0, s.run_at.getTime() - now) } })),
     );
     return this.bounded(add, items.length);
   }
@@ -87,7 +88,7 @@ export class ScheduleQueue {
     this.worker = new Worker<ScheduleJob>(
       this.opts.queueName,
       async (job: Job<ScheduleJob>, token?: string) => {
-        const outcome = await processor.run(job.data.id);
+        const outcome = await processor.run(job.data.id, job.data.kind);
         if (outcome.result === 'early') {
           await job.moveToDelayed(outcome.at.getTime(), token);
           throw new DelayedError();

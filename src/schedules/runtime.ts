@@ -114,7 +114,7 @@ class Runtime implements ScheduleRuntime {
       const due = await dueNow(this.deps.services().database.prisma, 50);
       for (const d of due) {
         if (this.closed) return;
-        const p = processor.run(d.id).catch((err) => this.log.warn({ err: (err as Error).message, schedule: d.id }, 'scheduled action failed; will retry'));
+        const p = processor.run(d.id, d.kind).catch((err) => this.log.warn({ err: (err as Error).message, schedule: d.id }, 'scheduled action failed; will retry'));
         this.active.add(p);
         await p;
         this.active.delete(p);

@@ -42,6 +42,7 @@ export interface NewSchedule {
 export interface Due {
   id: string;
   run_at: Date;
+  kind: ScheduleKind;
 }
 
 const COLUMNS = Prisma.sql`id::text AS id, project_id, kind, collection_id, entry_uuid::text AS entry_uuid, locale,
@@ -133,7 +134,7 @@ export async function statusOf(db: Tx, id: string): Promise<{ status: ScheduleSt
 export function pendingPage(db: Tx, until: Date | null, after: Due | null, limit: number): Promise<Due[]> {
   const cursor = after ? Prisma.sql`AND (run_at, id) > (${after.run_at}, ${after.id}::uuid)` : Prisma.empty;
   return db.$queryRaw<Due[]>(Prisma.sql`
-    SELECT id::text AS id, run_at FROM scheduled_actions
+    SELECT id::text AS id, run_at, kind FROM scheduled_actions
     WHERE ((status = 'scheduled' ${until ? Prisma.sql`AND run_at <= ${until}` : Prisma.empty})
         OR (status = 'running' AND lease_until < clock_timestamp()))
       ${cursor}
@@ -143,7 +144,7 @@ export function pendingPage(db: Tx, until: Date | null, after: Due | null, limit
 /** Pending schedules due now (the runner without Redis). */
 export function dueNow(db: Tx, limit: number): Promise<Due[]> {
   return db.$queryRaw<Due[]>(Prisma.sql`
-    SELECT id::text AS id, run_at FROM scheduled_actions
+    SELECT id::text AS id, run_at, kind FROM scheduled_actions
     WHERE (status = 'scheduled' AND run_at <= clock_timestamp()) OR (status = 'running' AND lease_until < clock_timestamp())
     ORDER BY run_at LIMIT ${limit}`);
 }
