@@ -42,6 +42,8 @@ export function createScheduleRuntime(deps: { services: () => Services; redisUrl
 }
 
 const PAGE = 1000;
+/** A pending schedule this late is run by the sweep itself rather than left to its job. */
+const OVERDUE_MS = 1000;
 
 class Runtime implements ScheduleRuntime {
   readonly options = scheduleOptions();
@@ -54,6 +56,7 @@ class Runtime implements ScheduleRuntime {
   private timers: NodeJS.Timeout[] = [];
   private poller?: SerialRunner;
   private active = new Set<Promise<unknown>>();
+  private processor?: ScheduleProcessor;
 
   constructor(private readonly deps: { services: () => Services; redisUrl?: string; log: Logger }) {
     this.mode = deps.redisUrl ? 'queue' : 'local';
@@ -79,11 +82,15 @@ class Runtime implements ScheduleRuntime {
     if (this.started) return;
     this.started = true;
     const processor = new ScheduleProcessor(this.deps.services, this.options, () => this.releases, this.log);
+    this.processor = processor;
     if (this.mode === 'queue') {
       const queue = this.getQueue();
       queue.startWorker(processor);
       // Whatever Redis lost (or never got) goes back now; what fell due while nothing ran runs at once.
-      await this.restore(null).catch((err) => this.log.warn({ err: (err as Error).message }, 'restoring schedules failed; the sweeper will retry'));
+      // In the background: a backlog of overdue schedules must not hold up the process's start.
+      const restoring = this.restore(null).catch((err) => this.log.warn({ err: (err as Error).message }, 'restoring schedules failed; the sweeper will retry'));
+      this.active.add(restoring);
+      void restoring.finally(() => this.active.delete(restoring));
       this.every(this.options.sweepIntervalMs, async () => {
         await this.restore(new Date(Date.now() + this.options.horizonMs));
       });
@@ -102,10 +109,26 @@ class Runtime implements ScheduleRuntime {
     for (;;) {
       const page = await pendingPage(db, until, after, PAGE);
       if (page.length === 0) return n;
-      if (!(await this.getQueue().enqueue(page))) return n;
+      const queued = await this.getQueue().enqueue(page);
+      // Overdue ones are run here as well: their job may sit in Redis held by a worker that died
+      // (BullMQ hands it on only after its lock runs out). The claim keeps the two runs to one.
+      await this.runOverdue(page);
+      if (!queued) return n;
       n += page.length;
       if (page.length < PAGE || this.closed) return n;
       after = page[page.length - 1];
+    }
+  }
+
+  private async runOverdue(page: Due[]): Promise<void> {
+    const cutoff = Date.now() - OVERDUE_MS;
+    for (const d of page) {
+      if (this.closed || !this.processor) return;
+      if (d.run_at.getTime() > cutoff) continue;
+      const p = this.processor.run(d.id, d.kind).catch((err) => this.log.warn({ err: (err as Error).message, schedule: d.id }, 'overdue scheduled action failed; will retry'));
+      this.active.add(p);
+      await p;
+      this.active.delete(p);
     }
   }
 

@@ -93,11 +93,8 @@ describe('schedules across processes and restarts', () => {
     await waitFor(() => allDone(w!, ids), 30_000, () => workers.map((x) => x.output()).join('\n'));
     await new Promise((ok) => setTimeout(ok, 1000));
     expect(await publishCounts(w, uuids)).toEqual(uuids.map(() => ({ versions: 1, events: 1 })));
-    const rows = await w.t.database.prisma.scheduledAction.findMany({ where: { id: { in: ids } } });
-    const delays = rows.map((r) => r.ranAt!.getTime() - r.runAt.getTime());
-    // Four more Node processes on a shared test machine: the bound here is loose; bench/schedules.ts
-    // measures the delay against the 5 s promise.
-    expect(Math.max(...delays), `delays ${delays.join(', ')} ms`).toBeLessThan(10_000);
+    // No timing assertion here: four more Node processes on a shared test machine say more about the
+    // machine than about the schedule; bench/schedules.ts measures the delay against the 5 s promise.
   });
 
   it('survives losing its Redis keys: a worker start re-enqueues from PostgreSQL, and a schedule missed while nothing ran runs at once', { timeout: 60_000 }, async () => {

@@ -7,6 +7,7 @@ import './version/index.ts';
 import './asset.ts';
 import './bulk.ts';
 import './webhook.ts';
+import './schedule.ts';
 import './subscriptions.ts';
 import './user.ts';
 
