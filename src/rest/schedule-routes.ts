@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { cancelSchedule, listEntrySchedules, scheduleEntry } from '../schedules/operations.ts';
+import { cancelSchedule, isShadowedEntry, listEntrySchedules, scheduleEntry, SCHEDULES_SLUG } from '../schedules/operations.ts';
+import { deleteEntry } from '../entries/operations/entry.ts';
+import { isFlag } from './list-query.ts';
 import { scheduleResource } from '../schedules/serialize.ts';
 
 const tags = ['schedules'];
@@ -47,6 +49,10 @@ export const scheduleRoutes = defineRoutes([
     ability: 'update',
     summary: 'Cancel a pending schedule (409 once it ran, failed or was cancelled)',
     tags,
-    handler: async (ctx, { params }) => ({ body: { data: scheduleResource(await cancelSchedule(ctx, params.id)) } }),
+    handler: async (ctx, { params, query }) => {
+      // A project's own `schedules` collection (made before the slug was reserved) keeps its entry delete.
+      if (await isShadowedEntry(ctx, params.id)) return { body: await deleteEntry(ctx, SCHEDULES_SLUG, params.id, isFlag(query.force)) };
+      return { body: { data: scheduleResource(await cancelSchedule(ctx, params.id)) } };
+    },
   },
 ]);
