@@ -7,7 +7,7 @@
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
  * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
- * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone).
+ * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone), BENCH_SCHEDULES (bench/schedules.ts, alone).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,7 @@ import { int, ms, sleep } from './lib/stats.ts';
 import { COLD_START_ROWS, runColdStart } from './cold-start.ts';
 import { WRITE_CONCURRENCY_ROWS, runWriteConcurrency } from './write-concurrency.ts';
 import { RELEASE_ROWS, runReleaseBench } from './releases.ts';
+import { SCHEDULE_ROWS, runScheduleBench } from './schedules.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -94,6 +95,7 @@ export const SCENARIO_ROWS = [
   RELEASE_ROWS.publish,
   RELEASE_ROWS.bulk,
   R.webhooks,
+  SCHEDULE_ROWS.delay,
   R.live,
   ...OPS_COST_ROWS,
   R.schema,
@@ -312,6 +314,13 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const cold = await runColdStart(bench.url, { runs: K.coldStarts, embedded: !QUICK });
     rows.push(...cold.rows);
     targets.push(...cold.targets);
+
+    // --- scheduled publishes: their own API server and worker, with no other server of the run alive
+    const schedules = await runScheduleBench({ databaseUrl: bench.url, db: bench.db, redisUrl, prefix: `${prefix}sch`, count: 50 });
+    rows.push(...schedules.rows);
+    targets.push(...schedules.targets);
+    await cleanRedis(redisUrl, `${prefix}sch`);
+    await cleanRedis(redisUrl, `${prefix}schs`);
 
     // A database of its own when the harness owns the server: bench/where.ts then bulk-loads without
     // secondary indexes and rebuilds them once, which is far faster at a million rows.

@@ -72,8 +72,11 @@ export async function serve(config: Config, listeners: { api: EarlyListener; met
     listeners.metrics.handle(metricsHandler(services));
     log.info({ port: (listeners.metrics.server.address() as AddressInfo).port }, 'metrics listening');
   }
-  // Webhook delivery in this process unless a separate `npm run worker` does it.
-  if (config.WORKER_IN_PROCESS) await services.webhooks.start();
+  // Webhook delivery and scheduled actions in this process unless a separate `npm run worker` does them.
+  if (config.WORKER_IN_PROCESS) {
+    await services.webhooks.start();
+    await services.schedules?.start();
+  }
   const url = baseUrl(config, address);
   log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
   announce(log, url, seed);

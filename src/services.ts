@@ -23,6 +23,7 @@ import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './delivery/runtime.ts';
 import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
+import { createScheduleRuntime } from './schedules/runtime.ts';
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
 export type AppServices = EdgeServices;
@@ -81,6 +82,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     }),
     // The deliverer's periodic retention pass also empties trash older than TRASH_RETENTION_DAYS.
     webhooks: createWebhookRuntime({ config, database, log, retention: { trashed_entries: () => purgeExpiredTrash(services, config.TRASH_RETENTION_DAYS) } }),
+    // Release schedules run once the composition root hands the runtime a ReleaseRunner (src/schedules/runners.ts).
+    schedules: createScheduleRuntime({ services: () => services, redisUrl: config.REDIS_URL, log }),
     onClose: [],
     async close() {
       for (const fn of services.onClose.reverse()) await fn().catch((err) => log.error({ err }, 'close hook failed'));
@@ -96,6 +99,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   // Webhook delivery hears of this process's outbox writes at once: embedded PGlite has no LISTEN.
   services.outboxReaders = [services.webhooks];
   services.onClose.push(() => services.webhooks.close());
+  services.onClose.push(() => services.schedules!.close());
   services.onClose.push(() => services.live.close());
   services.onClose.push(() => services.tokenUsage!.close());
   return services;

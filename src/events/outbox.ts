@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Ctx } from '../context.ts';
-import type { AuthEventName, ContentEventName, ReleaseEventName } from './names.ts';
+import type { AuthEventName, ContentEventName, ReleaseEventName, ScheduleEventName } from './names.ts';
 import { OUTBOX_CHANNEL } from './port.ts';
 
 /** What writing an event needs of its caller: end-user auth flows have a project but no token actor. */
@@ -156,6 +156,22 @@ export async function emitAuthEvent(tx: Tx, ctx: EventCtx, event: AuthEventName,
 export async function emitReleaseEvent(tx: Tx, ctx: EventCtx, event: ReleaseEventName, release: unknown): Promise<void> {
   await tx.outboxEvent.create({
     data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: null, entryUuid: null, payload: { release } as object },
+  });
+  await announce(tx, ctx);
+}
+
+/**
+ * A `schedule.*` event inside the caller's transaction. It names the schedule's collection, so
+ * webhooks limited to collections see only their own; `data` becomes the body's event-specific fields.
+ */
+export async function emitScheduleEvent(
+  tx: Tx,
+  ctx: EventCtx,
+  event: ScheduleEventName,
+  input: { collectionId: number | null; entryUuid: string | null; data: Record<string, unknown> },
+): Promise<void> {
+  await tx.outboxEvent.create({
+    data: { projectId: ctx.project.id, event, source: ctx.source, collectionId: input.collectionId, entryUuid: input.entryUuid, payload: input.data as object },
   });
   await announce(tx, ctx);
 }

@@ -6,7 +6,7 @@ import { closeOnSignal, StartupError, waitForDatabase } from '../process-lifecyc
 
 /**
  * `npm run worker`: a process that only delivers webhooks (outbox dispatcher, BullMQ worker or
- * in-process runner, sweeper, retention cleanup), for deployments that run API replicas with
+ * in-process runner, sweeper, retention cleanup) and runs scheduled publishes (src/schedules/), for deployments that run API replicas with
  * WORKER_IN_PROCESS=false. Any number may run side by side. On SIGTERM it takes no new deliveries,
  * finishes the ones it is sending and exits 0 (1 if SHUTDOWN_GRACE_MS runs out first).
  */
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     drain: () => services.close(),
   });
   await services.webhooks.start();
+  await services.schedules?.start();
   log.info({ mode: services.webhooks.mode, database: services.database.kind }, 'webhook worker running');
 }
 

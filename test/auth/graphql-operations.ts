@@ -56,6 +56,8 @@ function sample(type: GraphQLInputType, params: Record<string, string>, depth: n
         return params.uuid;
       case 'JSON':
         return {};
+      case 'DateTime':
+        return new Date(Date.now() + 3_600_000).toISOString();
       default:
         return 'x';
     }

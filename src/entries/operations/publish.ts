@@ -49,8 +49,18 @@ export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: strin
     const published = await publishWithoutLock(ctx, collection, uuid);
     if (published) return published;
   }
+  return ctx.db.$transaction((tx) => publishEntryInTransaction(tx, ctx, collection, uuid), TX_OPTIONS);
+}
+
+/**
+ * The publish inside a caller's transaction (a scheduled publish commits it with the claim of its
+ * schedule, so the two happen together or not at all). The caller has authorized. The draft published
+ * is the one the row lock finds, i.e. as it is now.
+ */
+export async function publishEntryInTransaction(tx: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<PublishResult> {
+  if (!isUuid(uuid)) throw notFound('Entry not found.');
   // The mint finds the entry by its UUID as it locks it, and 404s if there is no live one.
-  return ctx.db.$transaction((tx) => mintAndAnnounce(tx, ctx, collection, { uuid, collectionId: collection.id }), TX_OPTIONS);
+  return mintAndAnnounce(tx, ctx, collection, { uuid, collectionId: collection.id });
 }
 
 /**
@@ -60,19 +70,22 @@ export async function publishEntry(ctx: Ctx, collectionSlug: string, uuid: strin
 export async function unpublishEntry(ctx: Ctx, collectionSlug: string, uuid: string): Promise<UnpublishResult> {
   authorize(ctx, 'update');
   const collection = await collectionForRequest(ctx, collectionSlug);
-  return ctx.db.$transaction(async (tx) => {
-    const locked = await lockEntry(tx, ctx, collection, uuid);
-    if (locked.state === 'draft' && locked.publishedVersionId === null && locked.publishedData === null) {
-      return { collection, entry: locked, resource: await entryResource(tx, ctx, collection, locked, 'draft'), changed: false };
-    }
-    const entry = await tx.entry.update({
-      where: { id: locked.id },
-      data: { state: 'draft', publishedVersionId: null, publishedVersionNumber: null, publishedData: Prisma.DbNull, updatedAt: new Date() },
-    });
-    const resource = await entryResource(tx, ctx, collection, entry, 'draft');
-    await announce(tx, ctx, 'content.unpublished', collection, entry, resource);
-    return { collection, entry, resource, changed: true };
-  }, TX_OPTIONS);
+  return ctx.db.$transaction((tx) => unpublishEntryInTransaction(tx, ctx, collection, uuid), TX_OPTIONS);
+}
+
+/** The unpublish inside a caller's transaction (see publishEntryInTransaction); the caller has authorized. */
+export async function unpublishEntryInTransaction(tx: Tx, ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<UnpublishResult> {
+  const locked = await lockEntry(tx, ctx, collection, uuid);
+  if (locked.state === 'draft' && locked.publishedVersionId === null && locked.publishedData === null) {
+    return { collection, entry: locked, resource: await entryResource(tx, ctx, collection, locked, 'draft'), changed: false };
+  }
+  const entry = await tx.entry.update({
+    where: { id: locked.id },
+    data: { state: 'draft', publishedVersionId: null, publishedVersionNumber: null, publishedData: Prisma.DbNull, updatedAt: new Date() },
+  });
+  const resource = await entryResource(tx, ctx, collection, entry, 'draft');
+  await announce(tx, ctx, 'content.unpublished', collection, entry, resource);
+  return { collection, entry, resource, changed: true };
 }
 
 /**

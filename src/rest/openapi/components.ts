@@ -230,6 +230,22 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   }),
   ReleaseResult: object({ data: ref('Release') }),
   ReleasePaginator: paginatorSchema(ref('Release')),
+  Schedule: object({
+    id: { type: 'string', format: 'uuid' },
+    kind: { type: 'string', enum: ['entry', 'release'] },
+    action: { type: 'string', enum: ['publish', 'unpublish'] },
+    at: dateTime,
+    status: { type: 'string', enum: ['scheduled', 'running', 'done', 'failed', 'cancelled'] },
+    uuid: nullable(str),
+    locale: nullable(str),
+    release_id: nullable(str),
+    errors: { type: ['object', 'null'], additionalProperties: arrayOf(str), description: 'Why a failed schedule did not run.' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    ran_at: nullable(dateTime),
+  }),
+  ScheduleData: object({ data: ref('Schedule') }),
+  ScheduleList: object({ data: arrayOf(ref('Schedule')) }),
   OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true },
 };
 

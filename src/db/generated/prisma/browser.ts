@@ -167,3 +167,11 @@ export type Release = Prisma.ReleaseModel
  * publish, not a silently vanished item). An entry appears at most once per release.
  */
 export type ReleaseItem = Prisma.ReleaseItemModel
+/**
+ * Model ScheduledAction
+ * A publish or unpublish due at a time, of one entry (`kind` "entry": collection, entry, locale) or of
+ * a release (`kind` "release"). This row is the record; the delayed BullMQ job only wakes a worker at
+ * `run_at`, and is put back from here whenever Redis lost it (src/schedules/). `status`: scheduled,
+ * running (a release run in progress, until `lease_until`), done, failed (with `errors`), cancelled.
+ */
+export type ScheduledAction = Prisma.ScheduledActionModel

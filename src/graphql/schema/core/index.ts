@@ -8,6 +8,7 @@ import './asset.ts';
 import './bulk.ts';
 import './webhook.ts';
 import './release.ts';
+import './schedule.ts';
 import './subscriptions.ts';
 import './user.ts';
 

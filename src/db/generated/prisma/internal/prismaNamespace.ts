@@ -423,7 +423,8 @@ export const ModelName = {
   TrustedDocumentManifest: 'TrustedDocumentManifest',
   TrustedDocument: 'TrustedDocument',
   Release: 'Release',
-  ReleaseItem: 'ReleaseItem'
+  ReleaseItem: 'ReleaseItem',
+  ScheduledAction: 'ScheduledAction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -439,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "contentChange" | "contentChangeMark" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument" | "release" | "releaseItem"
+    modelProps: "project" | "contentGeneration" | "collectionGeneration" | "contentChange" | "contentChangeMark" | "apiToken" | "collection" | "field" | "translationGroup" | "entry" | "entryVersion" | "asset" | "webhook" | "webhookCollection" | "outboxEvent" | "webhookDelivery" | "webhookLog" | "projectUser" | "userSession" | "userRefreshToken" | "userApiKey" | "emailVerificationToken" | "userIdentity" | "trustedDocumentManifest" | "trustedDocument" | "release" | "releaseItem" | "scheduledAction"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2425,6 +2426,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ScheduledAction: {
+      payload: Prisma.$ScheduledActionPayload<ExtArgs>
+      fields: Prisma.ScheduledActionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ScheduledActionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ScheduledActionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        findFirst: {
+          args: Prisma.ScheduledActionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ScheduledActionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        findMany: {
+          args: Prisma.ScheduledActionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>[]
+        }
+        create: {
+          args: Prisma.ScheduledActionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        createMany: {
+          args: Prisma.ScheduledActionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ScheduledActionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>[]
+        }
+        delete: {
+          args: Prisma.ScheduledActionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        update: {
+          args: Prisma.ScheduledActionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        deleteMany: {
+          args: Prisma.ScheduledActionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ScheduledActionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ScheduledActionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>[]
+        }
+        upsert: {
+          args: Prisma.ScheduledActionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ScheduledActionPayload>
+        }
+        aggregate: {
+          args: Prisma.ScheduledActionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateScheduledAction>
+        }
+        groupBy: {
+          args: Prisma.ScheduledActionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ScheduledActionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ScheduledActionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ScheduledActionCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2857,6 +2932,29 @@ export const ReleaseItemScalarFieldEnum = {
 export type ReleaseItemScalarFieldEnum = (typeof ReleaseItemScalarFieldEnum)[keyof typeof ReleaseItemScalarFieldEnum]
 
 
+export const ScheduledActionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  kind: 'kind',
+  collectionId: 'collectionId',
+  entryUuid: 'entryUuid',
+  locale: 'locale',
+  releaseId: 'releaseId',
+  action: 'action',
+  runAt: 'runAt',
+  status: 'status',
+  errors: 'errors',
+  source: 'source',
+  createdByTokenId: 'createdByTokenId',
+  leaseUntil: 'leaseUntil',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  ranAt: 'ranAt'
+} as const
+
+export type ScheduledActionScalarFieldEnum = (typeof ScheduledActionScalarFieldEnum)[keyof typeof ScheduledActionScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3207,6 +3305,7 @@ export type GlobalOmitConfig = {
   trustedDocument?: Prisma.TrustedDocumentOmit
   release?: Prisma.ReleaseOmit
   releaseItem?: Prisma.ReleaseItemOmit
+  scheduledAction?: Prisma.ScheduledActionOmit
 }
 
 /* Types for Logging */

@@ -77,7 +77,8 @@ export const ModelName = {
   TrustedDocumentManifest: 'TrustedDocumentManifest',
   TrustedDocument: 'TrustedDocument',
   Release: 'Release',
-  ReleaseItem: 'ReleaseItem'
+  ReleaseItem: 'ReleaseItem',
+  ScheduledAction: 'ScheduledAction'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -487,6 +488,29 @@ export const ReleaseItemScalarFieldEnum = {
 } as const
 
 export type ReleaseItemScalarFieldEnum = (typeof ReleaseItemScalarFieldEnum)[keyof typeof ReleaseItemScalarFieldEnum]
+
+
+export const ScheduledActionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  kind: 'kind',
+  collectionId: 'collectionId',
+  entryUuid: 'entryUuid',
+  locale: 'locale',
+  releaseId: 'releaseId',
+  action: 'action',
+  runAt: 'runAt',
+  status: 'status',
+  errors: 'errors',
+  source: 'source',
+  createdByTokenId: 'createdByTokenId',
+  leaseUntil: 'leaseUntil',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  ranAt: 'ranAt'
+} as const
+
+export type ScheduledActionScalarFieldEnum = (typeof ScheduledActionScalarFieldEnum)[keyof typeof ScheduledActionScalarFieldEnum]
 
 
 export const SortOrder = {

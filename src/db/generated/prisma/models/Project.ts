@@ -280,6 +280,7 @@ export type ProjectWhereInput = {
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
   releases?: Prisma.ReleaseListRelationFilter
+  scheduledActions?: Prisma.ScheduledActionListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -307,6 +308,7 @@ export type ProjectOrderByWithRelationInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestOrderByWithRelationInput
   trustedDocuments?: Prisma.TrustedDocumentOrderByRelationAggregateInput
   releases?: Prisma.ReleaseOrderByRelationAggregateInput
+  scheduledActions?: Prisma.ScheduledActionOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -337,6 +339,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   trustedManifest?: Prisma.XOR<Prisma.TrustedDocumentManifestNullableScalarRelationFilter, Prisma.TrustedDocumentManifestWhereInput> | null
   trustedDocuments?: Prisma.TrustedDocumentListRelationFilter
   releases?: Prisma.ReleaseListRelationFilter
+  scheduledActions?: Prisma.ScheduledActionListRelationFilter
 }, "id" | "uuid">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -401,6 +404,7 @@ export type ProjectCreateInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -428,6 +432,7 @@ export type ProjectUncheckedCreateInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -454,6 +459,7 @@ export type ProjectUpdateInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -481,6 +487,7 @@ export type ProjectUncheckedUpdateInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -796,6 +803,20 @@ export type ProjectUpdateOneRequiredWithoutReleasesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutReleasesInput, Prisma.ProjectUpdateWithoutReleasesInput>, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
 }
 
+export type ProjectCreateNestedOneWithoutScheduledActionsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutScheduledActionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutScheduledActionsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutScheduledActionsInput
+  upsert?: Prisma.ProjectUpsertWithoutScheduledActionsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutScheduledActionsInput, Prisma.ProjectUpdateWithoutScheduledActionsInput>, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+}
+
 export type ProjectCreateWithoutContentGenerationInput = {
   uuid?: string
   name: string
@@ -819,6 +840,7 @@ export type ProjectCreateWithoutContentGenerationInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutContentGenerationInput = {
@@ -845,6 +867,7 @@ export type ProjectUncheckedCreateWithoutContentGenerationInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutContentGenerationInput = {
@@ -886,6 +909,7 @@ export type ProjectUpdateWithoutContentGenerationInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
@@ -912,6 +936,7 @@ export type ProjectUncheckedUpdateWithoutContentGenerationInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionGenerationsInput = {
@@ -937,6 +962,7 @@ export type ProjectCreateWithoutCollectionGenerationsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
@@ -963,6 +989,7 @@ export type ProjectUncheckedCreateWithoutCollectionGenerationsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionGenerationsInput = {
@@ -1004,6 +1031,7 @@ export type ProjectUpdateWithoutCollectionGenerationsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
@@ -1030,6 +1058,7 @@ export type ProjectUncheckedUpdateWithoutCollectionGenerationsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTokensInput = {
@@ -1055,6 +1084,7 @@ export type ProjectCreateWithoutTokensInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTokensInput = {
@@ -1081,6 +1111,7 @@ export type ProjectUncheckedCreateWithoutTokensInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTokensInput = {
@@ -1122,6 +1153,7 @@ export type ProjectUpdateWithoutTokensInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTokensInput = {
@@ -1148,6 +1180,7 @@ export type ProjectUncheckedUpdateWithoutTokensInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutCollectionsInput = {
@@ -1173,6 +1206,7 @@ export type ProjectCreateWithoutCollectionsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutCollectionsInput = {
@@ -1199,6 +1233,7 @@ export type ProjectUncheckedCreateWithoutCollectionsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutCollectionsInput = {
@@ -1240,6 +1275,7 @@ export type ProjectUpdateWithoutCollectionsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutCollectionsInput = {
@@ -1266,6 +1302,7 @@ export type ProjectUncheckedUpdateWithoutCollectionsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTranslationGroupsInput = {
@@ -1291,6 +1328,7 @@ export type ProjectCreateWithoutTranslationGroupsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
@@ -1317,6 +1355,7 @@ export type ProjectUncheckedCreateWithoutTranslationGroupsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTranslationGroupsInput = {
@@ -1358,6 +1397,7 @@ export type ProjectUpdateWithoutTranslationGroupsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
@@ -1384,6 +1424,7 @@ export type ProjectUncheckedUpdateWithoutTranslationGroupsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEntriesInput = {
@@ -1409,6 +1450,7 @@ export type ProjectCreateWithoutEntriesInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEntriesInput = {
@@ -1435,6 +1477,7 @@ export type ProjectUncheckedCreateWithoutEntriesInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEntriesInput = {
@@ -1476,6 +1519,7 @@ export type ProjectUpdateWithoutEntriesInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEntriesInput = {
@@ -1502,6 +1546,7 @@ export type ProjectUncheckedUpdateWithoutEntriesInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutAssetsInput = {
@@ -1527,6 +1572,7 @@ export type ProjectCreateWithoutAssetsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutAssetsInput = {
@@ -1553,6 +1599,7 @@ export type ProjectUncheckedCreateWithoutAssetsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutAssetsInput = {
@@ -1594,6 +1641,7 @@ export type ProjectUpdateWithoutAssetsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutAssetsInput = {
@@ -1620,6 +1668,7 @@ export type ProjectUncheckedUpdateWithoutAssetsInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutWebhooksInput = {
@@ -1645,6 +1694,7 @@ export type ProjectCreateWithoutWebhooksInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutWebhooksInput = {
@@ -1671,6 +1721,7 @@ export type ProjectUncheckedCreateWithoutWebhooksInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutWebhooksInput = {
@@ -1712,6 +1763,7 @@ export type ProjectUpdateWithoutWebhooksInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutWebhooksInput = {
@@ -1738,6 +1790,7 @@ export type ProjectUncheckedUpdateWithoutWebhooksInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutUsersInput = {
@@ -1763,6 +1816,7 @@ export type ProjectCreateWithoutUsersInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutUsersInput = {
@@ -1789,6 +1843,7 @@ export type ProjectUncheckedCreateWithoutUsersInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutUsersInput = {
@@ -1830,6 +1885,7 @@ export type ProjectUpdateWithoutUsersInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutUsersInput = {
@@ -1856,6 +1912,7 @@ export type ProjectUncheckedUpdateWithoutUsersInput = {
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedManifestInput = {
@@ -1881,6 +1938,7 @@ export type ProjectCreateWithoutTrustedManifestInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
@@ -1907,6 +1965,7 @@ export type ProjectUncheckedCreateWithoutTrustedManifestInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedManifestInput = {
@@ -1948,6 +2007,7 @@ export type ProjectUpdateWithoutTrustedManifestInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
@@ -1974,6 +2034,7 @@ export type ProjectUncheckedUpdateWithoutTrustedManifestInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTrustedDocumentsInput = {
@@ -1999,6 +2060,7 @@ export type ProjectCreateWithoutTrustedDocumentsInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
@@ -2025,6 +2087,7 @@ export type ProjectUncheckedCreateWithoutTrustedDocumentsInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTrustedDocumentsInput = {
@@ -2066,6 +2129,7 @@ export type ProjectUpdateWithoutTrustedDocumentsInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
@@ -2092,6 +2156,7 @@ export type ProjectUncheckedUpdateWithoutTrustedDocumentsInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutReleasesInput = {
@@ -2117,6 +2182,7 @@ export type ProjectCreateWithoutReleasesInput = {
   users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutReleasesInput = {
@@ -2143,6 +2209,7 @@ export type ProjectUncheckedCreateWithoutReleasesInput = {
   users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutReleasesInput = {
@@ -2184,6 +2251,7 @@ export type ProjectUpdateWithoutReleasesInput = {
   users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutReleasesInput = {
@@ -2210,6 +2278,129 @@ export type ProjectUncheckedUpdateWithoutReleasesInput = {
   users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
   trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
   trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  scheduledActions?: Prisma.ScheduledActionUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutScheduledActionsInput = {
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutScheduledActionsInput = {
+  id?: number
+  uuid?: string
+  name: string
+  description?: string | null
+  plan?: $Enums.Plan
+  locales?: Prisma.ProjectCreatelocalesInput | string[]
+  defaultLocale: string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: number
+  requireEmailVerification?: boolean
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  tokens?: Prisma.ApiTokenUncheckedCreateNestedManyWithoutProjectInput
+  collections?: Prisma.CollectionUncheckedCreateNestedManyWithoutProjectInput
+  entries?: Prisma.EntryUncheckedCreateNestedManyWithoutProjectInput
+  assets?: Prisma.AssetUncheckedCreateNestedManyWithoutProjectInput
+  webhooks?: Prisma.WebhookUncheckedCreateNestedManyWithoutProjectInput
+  translationGroups?: Prisma.TranslationGroupUncheckedCreateNestedManyWithoutProjectInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedCreateNestedOneWithoutProjectInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedCreateNestedManyWithoutProjectInput
+  users?: Prisma.ProjectUserUncheckedCreateNestedManyWithoutProjectInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedCreateNestedOneWithoutProjectInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutScheduledActionsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+}
+
+export type ProjectUpsertWithoutScheduledActionsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutScheduledActionsInput, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutScheduledActionsInput, Prisma.ProjectUncheckedCreateWithoutScheduledActionsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutScheduledActionsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutScheduledActionsInput, Prisma.ProjectUncheckedUpdateWithoutScheduledActionsInput>
+}
+
+export type ProjectUpdateWithoutScheduledActionsInput = {
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutScheduledActionsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  plan?: Prisma.EnumPlanFieldUpdateOperationsInput | $Enums.Plan
+  locales?: Prisma.ProjectUpdatelocalesInput | string[]
+  defaultLocale?: Prisma.StringFieldUpdateOperationsInput | string
+  localeFallbacks?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  schemaRevision?: Prisma.IntFieldUpdateOperationsInput | number
+  requireEmailVerification?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tokens?: Prisma.ApiTokenUncheckedUpdateManyWithoutProjectNestedInput
+  collections?: Prisma.CollectionUncheckedUpdateManyWithoutProjectNestedInput
+  entries?: Prisma.EntryUncheckedUpdateManyWithoutProjectNestedInput
+  assets?: Prisma.AssetUncheckedUpdateManyWithoutProjectNestedInput
+  webhooks?: Prisma.WebhookUncheckedUpdateManyWithoutProjectNestedInput
+  translationGroups?: Prisma.TranslationGroupUncheckedUpdateManyWithoutProjectNestedInput
+  contentGeneration?: Prisma.ContentGenerationUncheckedUpdateOneWithoutProjectNestedInput
+  collectionGenerations?: Prisma.CollectionGenerationUncheckedUpdateManyWithoutProjectNestedInput
+  users?: Prisma.ProjectUserUncheckedUpdateManyWithoutProjectNestedInput
+  trustedManifest?: Prisma.TrustedDocumentManifestUncheckedUpdateOneWithoutProjectNestedInput
+  trustedDocuments?: Prisma.TrustedDocumentUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -2228,6 +2419,7 @@ export type ProjectCountOutputType = {
   users: number
   trustedDocuments: number
   releases: number
+  scheduledActions: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2241,6 +2433,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   users?: boolean | ProjectCountOutputTypeCountUsersArgs
   trustedDocuments?: boolean | ProjectCountOutputTypeCountTrustedDocumentsArgs
   releases?: boolean | ProjectCountOutputTypeCountReleasesArgs
+  scheduledActions?: boolean | ProjectCountOutputTypeCountScheduledActionsArgs
 }
 
 /**
@@ -2323,6 +2516,13 @@ export type ProjectCountOutputTypeCountReleasesArgs<ExtArgs extends runtime.Type
   where?: Prisma.ReleaseWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountScheduledActionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ScheduledActionWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2349,6 +2549,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
+  scheduledActions?: boolean | Prisma.Project$scheduledActionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -2411,6 +2612,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   trustedManifest?: boolean | Prisma.Project$trustedManifestArgs<ExtArgs>
   trustedDocuments?: boolean | Prisma.Project$trustedDocumentsArgs<ExtArgs>
   releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
+  scheduledActions?: boolean | Prisma.Project$scheduledActionsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -2431,6 +2633,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     trustedManifest: Prisma.$TrustedDocumentManifestPayload<ExtArgs> | null
     trustedDocuments: Prisma.$TrustedDocumentPayload<ExtArgs>[]
     releases: Prisma.$ReleasePayload<ExtArgs>[]
+    scheduledActions: Prisma.$ScheduledActionPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2860,6 +3063,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   trustedManifest<T extends Prisma.Project$trustedManifestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedManifestArgs<ExtArgs>>): Prisma.Prisma__TrustedDocumentManifestClient<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentManifestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   trustedDocuments<T extends Prisma.Project$trustedDocumentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$trustedDocumentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TrustedDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   releases<T extends Prisma.Project$releasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$releasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  scheduledActions<T extends Prisma.Project$scheduledActionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$scheduledActionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ScheduledActionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3569,6 +3773,30 @@ export type Project$releasesArgs<ExtArgs extends runtime.Types.Extensions.Intern
   take?: number
   skip?: number
   distinct?: Prisma.ReleaseScalarFieldEnum | Prisma.ReleaseScalarFieldEnum[]
+}
+
+/**
+ * Project.scheduledActions
+ */
+export type Project$scheduledActionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ScheduledAction
+   */
+  select?: Prisma.ScheduledActionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ScheduledAction
+   */
+  omit?: Prisma.ScheduledActionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ScheduledActionInclude<ExtArgs> | null
+  where?: Prisma.ScheduledActionWhereInput
+  orderBy?: Prisma.ScheduledActionOrderByWithRelationInput | Prisma.ScheduledActionOrderByWithRelationInput[]
+  cursor?: Prisma.ScheduledActionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ScheduledActionScalarFieldEnum | Prisma.ScheduledActionScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ref } from './openapi/components.ts';
+import { defineRoutes } from './route.ts';
+import { cancelSchedule, isShadowedEntry, listEntrySchedules, scheduleEntry, SCHEDULES_SLUG } from '../schedules/operations.ts';
+import { deleteEntry } from '../entries/operations/entry.ts';
+import { isFlag } from './list-query.ts';
+import { scheduleResource } from '../schedules/serialize.ts';
+
+const tags = ['schedules'];
+
+const scheduleBody = z.object({
+  action: z.enum(['publish', 'unpublish']),
+  at: z.string().describe('When, as an ISO 8601 date and time with an offset, in the future'),
+  locale: z.string().optional().describe("Schedule the entry's translation in this locale"),
+});
+
+/**
+ * Scheduled publishes and unpublishes of one entry (docs/schedules.md). The entry routes sit one
+ * segment deeper than `/api/:collection/:uuid`; cancelling has a fixed prefix, registered before the
+ * `/api/:collection/:uuid` catch-all.
+ */
+export const scheduleRoutes = defineRoutes([
+  {
+    method: 'POST',
+    url: '/api/:collection/:uuid/schedule',
+    successStatus: 201,
+    response: { schema: ref('ScheduleData') },
+    ability: 'update',
+    body: scheduleBody,
+    summary: 'Schedule a publish or unpublish of the entry ({ action, at, locale? }); the draft is published as it is at that time',
+    tags,
+    handler: async (ctx, { params, body }) => ({ status: 201, body: { data: scheduleResource(await scheduleEntry(ctx, params.collection, params.uuid, body)) } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/:collection/:uuid/schedule',
+    successStatus: 200,
+    response: { schema: ref('ScheduleList') },
+    ability: 'read',
+    summary: "The entry's schedules, soonest first, whatever their status",
+    tags,
+    handler: async (ctx, { params }) => ({ body: { data: (await listEntrySchedules(ctx, params.collection, params.uuid)).map(scheduleResource) } }),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/schedules/:id',
+    successStatus: 200,
+    response: { schema: ref('ScheduleData') },
+    ability: 'update',
+    summary: 'Cancel a pending schedule (409 once it ran, failed or was cancelled)',
+    tags,
+    handler: async (ctx, { params, query }) => {
+      // A project's own `schedules` collection (made before the slug was reserved) keeps its entry delete.
+      if (await isShadowedEntry(ctx, params.id)) return { body: await deleteEntry(ctx, SCHEDULES_SLUG, params.id, isFlag(query.force)) };
+      return { body: { data: scheduleResource(await cancelSchedule(ctx, params.id)) } };
+    },
+  },
+]);
