@@ -72,16 +72,17 @@ export function scopedSchema(ctx: Pick<Ctx, 'scope' | 'collectionGenerations'>, 
 }
 
 /**
- * The content model as the caller may see it, for the documents describing it (the typed GraphQL
- * schema, the OpenAPI document): collections out of scope left out, out-of-scope fields removed.
+ * The content model as a scope sees it, for the documents describing it (the typed GraphQL schema,
+ * the OpenAPI document): collections out of scope left out, out-of-scope fields removed. `collections`
+ * is the whole model, so relation targets are known by id without the request's generations.
  */
-export function modelInScope(ctx: Pick<Ctx, 'scope' | 'collectionGenerations'>, collections: CollectionSchema[]): CollectionSchema[] {
-  const scope = ctx.scope;
+export function modelInScope(scope: TokenScope | undefined, collections: CollectionSchema[]): CollectionSchema[] {
   if (!scope) return collections;
+  const view = { scope, collectionGenerations: Object.fromEntries(collections.map((c) => [c.slug, [c.id, 0, 0] as [number, number, number]])) };
   return collections
     .filter((c) => collectionInScope(scope, c.slug))
     .map((c) => {
-      const scoped = scopedSchema(ctx, c);
+      const scoped = scopedSchema(view, c);
       if (scoped === c) return c;
       const fields = scoped.fields.filter((f) => !f.outOfScope);
       return { ...scoped, fields, byName: new Map(fields.map((f) => [f.name, f])) };

@@ -19,11 +19,14 @@ import { projectOpenApi } from './openapi/project.ts';
 
 let cached: Record<string, unknown> | undefined;
 
-/** Per project and schema revision: a collection or field change gives a new revision, hence a new document. */
+/**
+ * Per project, schema revision and token scope: a collection or field change gives a new revision,
+ * hence a new document; a scoped token's document shows only what it can reach (`listCollections`).
+ */
 const byRevision = new LRUCache<string, Record<string, unknown>>({ max: 200 });
 
 async function projectDocument(ctx: Ctx, base: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const key = `${ctx.project.id}:${ctx.project.schemaRevision}`;
+  const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.scope?.digest ?? '-'}`;
   const hit = byRevision.get(key);
   if (hit) return hit;
   const collections = (await listCollections(ctx)).map((c) => buildCollectionSchema(c, c.fields));
