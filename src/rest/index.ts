@@ -11,10 +11,11 @@ import { authRoutes } from './auth-routes.ts';
 import { userRoutes } from './user-routes.ts';
 import { persistedRoutes } from './persisted-routes.ts';
 import { schemaRoutes } from './schema-routes.ts';
+import { tokenRoutes } from './token-routes.ts';
 
 /**
  * The REST route table. The router, the OpenAPI document and the authorization-matrix test all read
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...persistedRoutes, ...schemaRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, ...multipartRoutes, ...authRoutes, ...userRoutes, ...contentRoutes];
+export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...tokenRoutes, ...persistedRoutes, ...schemaRoutes, ...collectionRoutes, ...versionRoutes, ...webhookRoutes, ...bulkRoutes, ...assetRoutes, ...multipartRoutes, ...authRoutes, ...userRoutes, ...contentRoutes];
