@@ -114,3 +114,26 @@ export function refuseOutOfScopeWrite(collection: CollectionSchema, data: unknow
 
 /** Whether the caller's copy of `collection` has fields it may not write (a replace must then keep their values). */
 export const hasOutOfScopeFields = (collection: CollectionSchema): boolean => collection.fields.some((f) => f.outOfScope);
+
+/** Which view of the content a read asks for: the published view, the working drafts, or a release's preview. */
+export interface ReadView {
+  state?: 'published' | 'draft';
+  release?: string | null;
+}
+
+/**
+ * The one rule for which views a preview token may read. A preview token without a release reads
+ * the published, draft and any release view (within its collections). A release-scoped one reads
+ * the published view and `?release=<its release>` only: drafts, version history and other releases
+ * are refused (403). Other tokens are not limited here (their abilities are checked elsewhere).
+ * Entry reads call it (src/entries/reads/list.ts, src/entries/operations/entry.ts, versions); a read
+ * that takes a release parameter passes it as `release`.
+ */
+export function requireReadView(ctx: Pick<Ctx, 'scope'>, view: ReadView): void {
+  const scope = ctx.scope;
+  if (!scope?.preview || scope.release === null) return;
+  const release = view.release?.toLowerCase();
+  if (view.state === 'draft' || (release !== undefined && release !== scope.release)) {
+    throw forbidden('Forbidden. This preview token reads only the published view and its own release.');
+  }
+}

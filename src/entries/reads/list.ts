@@ -2,6 +2,7 @@ import { Prisma, type Tx } from '../../db/client.ts';
 import { authorize, type Ctx } from '../../context.ts';
 import { EntryNotFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
+import { requireReadView } from '../../collections/token-scope.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
 import { publishedReadCondition } from '../../collections/field-indexes.ts';
@@ -91,6 +92,7 @@ export interface EntryList {
  */
 export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOptions): Promise<EntryList> {
   authorize(ctx, 'read');
+  requireReadView(ctx, { state: options.state });
   const collection = await collectionForRequest(ctx, slug);
   const column = options.state === 'draft' ? 'data' : 'published_data';
   const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude };

@@ -1,7 +1,7 @@
 import { authorize, type Ctx } from '../../context.ts';
 import { requireContentRead } from '../../collections/visibility.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../collections/model.ts';
-import { requireCollectionInScope, scopedSchema } from '../../collections/token-scope.ts';
+import { requireCollectionInScope, requireReadView, scopedSchema } from '../../collections/token-scope.ts';
 import { ErrorBag, notFound, validationFailed } from '../../errors.ts';
 import { findEntry, parseVersionNumber } from './lookup.ts';
 import { fetchVersions } from './queries.ts';
@@ -12,6 +12,8 @@ import { updateVersionNotes } from '../store/version-statement.ts';
 /** The collection as the caller may see it: an out-of-scope one is refused, out-of-scope fields leave snapshots and diffs. */
 async function versionedCollection(ctx: Ctx, slug: string): Promise<CollectionSchema> {
   requireCollectionInScope(ctx, slug);
+  // Version history shows drafts: a release-scoped preview token may not read it.
+  requireReadView(ctx, { state: 'draft' });
   return scopedSchema(ctx, await loadCollectionBySlug(ctx.db, ctx.project.id, slug));
 }
 
