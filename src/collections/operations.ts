@@ -15,7 +15,7 @@ export { createField, updateField, deleteField, reorderFields, reorderFieldsRetu
  * Slugs that would shadow a fixed route under /api (content routes are `/api/{collection}`), plus a
  * few names kept free for future top-level routes.
  */
-export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi'] as const; // docs, openapi: /api/docs and /api/openapi.json
+export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'project', 'auth', 'graphql', 'docs', 'openapi', 'preview-tokens'] as const; // docs, openapi: /api/docs and /api/openapi.json
 
 export type { CollectionWithFields } from './shared.ts';
 export { findCollection, inJoinedTransaction, joinTransaction } from './shared.ts';
