@@ -30,6 +30,24 @@ export interface Services {
 /** Collection slug → [collection id, published generation, draft generation]. */
 export type CollectionGenerations = Record<string, [number, number, number]>;
 
+/**
+ * What a scoped token may reach, read with its authentication (src/auth/scope.ts builds it; the
+ * collections domain applies it, src/collections/token-scope.ts). Absent: the whole project, as
+ * every token had before scopes existed.
+ */
+export interface TokenScope {
+  /** Collection slugs the token may act on; null: all of the project's. */
+  collections: ReadonlySet<string> | null;
+  /** Per collection slug, the only top-level fields it may read and write; a slug not listed: all. */
+  fields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A preview token: read-only, and an out-of-scope read is refused (403) rather than hidden (404). */
+  preview: boolean;
+  /** A preview token's release, or null. */
+  release: string | null;
+  /** A short digest of everything above: cached reads and schemas built for one scope carry it in their key. */
+  digest: string;
+}
+
 /** Who is acting. Token actors come from the API; system actors are the CLI, seeding, a dashboard. */
 export type Actor =
   | { kind: 'token'; tokenId: number; name: string; abilities: string[] }
@@ -61,6 +79,8 @@ export interface Ctx {
   /** Whether the project runs only trusted documents, as authentication read it; absent for system actors. */
   trustedDocumentsEnforced?: boolean;
   actor: Actor;
+  /** The token's scope, when it has one. */
+  scope?: TokenScope;
   source: EventSource;
   log: Logger;
   /** Per-request memo (DataLoaders and similar), keyed by the module that owns the entry. */

@@ -4,6 +4,7 @@ import { hashToken } from './tokens.ts';
 import { AUTH_SQL, toProject, type AuthRow } from './credentials.ts';
 import { isUuid } from '../uuid.ts';
 import type { Logger } from '../logger.ts';
+import { scopeOfRow } from './scope.ts';
 
 export interface AuthHeaders {
   projectId?: string | string[];
@@ -22,12 +23,14 @@ export const AUTH_MESSAGES = {
   malformed: 'Unauthenticated. The Authorization header must be `Bearer <token>` (the word Bearer, a space, then the token).',
   unknown: 'Unauthenticated. The token is not a token of this project (mistyped, deleted, or issued for another project).',
   revoked: 'Unauthenticated. The token has been revoked: issue a new one (`cms token create`).',
+  expired: 'Unauthenticated. The token has expired: issue a new one.',
 } as const;
 
 function tokenProblem(auth: string | undefined, match: RegExpExecArray | null, row: AuthRow): string {
   if (!auth) return AUTH_MESSAGES.missing;
   if (!match) return AUTH_MESSAGES.malformed;
   if (row.token_id !== null && row.token_project_id === row.id && row.revoked_at) return AUTH_MESSAGES.revoked;
+  if (row.token_id !== null && row.token_project_id === row.id && expired(row)) return AUTH_MESSAGES.expired;
   return AUTH_MESSAGES.unknown;
 }
 
@@ -47,6 +50,8 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   const cache = services.authCache;
   const cacheKey = `${projectKey}|${tokenHash}`;
   let row = tokenHash ? cache?.get(cacheKey) : undefined;
+  // A remembered token may have expired since: the clock is checked on every use, on every replica.
+  if (row && expired(row)) row = undefined;
   if (!row) {
     const load = async () => (await services.database.query<AuthRow>(AUTH_SQL, [projectKey, tokenHash], { name: 'cms_authenticate' }))[0];
     // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
@@ -58,7 +63,9 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   return contextOf(services, row, row.token_id, requestId);
 }
 
-const succeeded = (row: AuthRow): boolean => row.token_id !== null && !row.revoked_at && row.token_project_id === row.id;
+const succeeded = (row: AuthRow): boolean => row.token_id !== null && !row.revoked_at && row.token_project_id === row.id && !expired(row);
+
+const expired = (row: Pick<AuthRow, 'expires_at'>): boolean => row.expires_at !== null && new Date(row.expires_at).getTime() <= Date.now();
 
 /**
  * The request's context when this replica remembers its credentials (the authentication cache), with
@@ -73,7 +80,7 @@ export function authenticateFromCache(services: Services, headers: AuthHeaders, 
   const match = /^Bearer\s+(\S+)$/i.exec(auth);
   if (!match) return undefined;
   const row = cache.get(`${projectUuid.toLowerCase()}|${hashToken(match[1])}`);
-  if (!row || row.token_id === null) return undefined;
+  if (!row || row.token_id === null || expired(row)) return undefined;
   return contextOf(services, row, row.token_id, requestId);
 }
 
@@ -89,6 +96,7 @@ function contextOf(services: Services, row: AuthRow, tokenId: number, requestId:
     collectionGenerations: row.collections ?? {},
     trustedDocumentsEnforced: row.trusted_documents_enforced,
     actor: { kind: 'token', tokenId, name: row.token_name ?? '', abilities: row.abilities ?? [] },
+    scope: scopeOfRow(row),
     source: 'api',
     // Made on first use: a pino child per request was a measurable share of a cached read, and
     // nearly no request logs through its context.

@@ -35,6 +35,12 @@ export interface AuthRow {
   token_name: string | null;
   abilities: string[] | null;
   revoked_at: Date | null;
+  /** `api` or `preview`; the scope columns below are null for a token that may reach everything. */
+  token_kind: string | null;
+  token_collections: string[] | null;
+  token_fields: Record<string, string[]> | null;
+  expires_at: Date | null;
+  release_id: string | null;
   /** Whether the project runs only its trusted documents: read here so GraphQL asks no second statement. */
   trusted_documents_enforced: boolean;
 }
@@ -50,6 +56,7 @@ export const AUTH_SQL = `
          (SELECT json_object_agg(g.slug, json_build_array(g.collection_id, g.published, g.draft))
             FROM cms_collection_generations(p.id) g) AS collections,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at,
+         t.kind AS token_kind, t.collections AS token_collections, t.fields AS token_fields, t.expires_at, t.release_id::text AS release_id,
          EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced
     FROM projects p
     LEFT JOIN api_tokens t ON t.token_hash = $2

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
 import { ErrorBag, notFound, validationFailed } from '../errors.ts';
 import { isGrant, type Grant } from '../abilities.ts';
+import { checkScopeInput, type ScopeInput, type StoredScope } from './token-scope-input.ts';
 
 const PREFIX = 'cms_';
 
@@ -23,7 +24,7 @@ export function parseGrants(input: string[] | string): Grant[] {
   return [...new Set(list)] as Grant[];
 }
 
-export interface IssuedToken {
+export interface IssuedToken extends StoredScope {
   id: number;
   token: string;
   /** The token's first characters, stored in clear so listings can tell tokens apart. */
@@ -32,25 +33,37 @@ export interface IssuedToken {
   abilities: Grant[];
 }
 
-/** Issues a token for a project; the plain value is returned once and never stored. */
+export type TokenKind = 'api' | 'preview';
+
+/**
+ * Issues a token for a project; the plain value is returned once and never stored. `scope` limits
+ * it to collections and fields and may give it an expiry (./token-scope-input.ts checks it).
+ */
 export async function issueToken(
   db: Tx,
-  input: { projectUuid: string; abilities: string[] | string; name?: string },
+  input: { projectUuid: string; abilities: string[] | string; name?: string; scope?: ScopeInput; kind?: TokenKind; releaseId?: string | null },
 ): Promise<IssuedToken> {
   const abilities = parseGrants(input.abilities);
   const project = await db.project.findUnique({ where: { uuid: input.projectUuid } });
   if (!project) throw notFound('Project not found.');
+  const scope = await checkScopeInput(db, project.id, input.scope ?? {});
   const token = generateToken();
   const row = await db.apiToken.create({
     data: {
       projectId: project.id,
-      name: input.name ?? 'API token',
+      name: input.name ?? (input.kind === 'preview' ? 'Preview token' : 'API token'),
       tokenHash: hashToken(token),
       prefix: token.slice(0, 12),
       abilities,
+      kind: input.kind ?? 'api',
+      // Left out when unlimited: the column stays NULL ("every collection").
+      ...(scope.collections ? { collections: scope.collections } : {}),
+      fields: scope.fields ?? undefined,
+      expiresAt: scope.expiresAt,
+      releaseId: input.releaseId ?? null,
     },
   });
-  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities };
+  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities, ...scope };
 }
 
 /** What an operator may see of a token: never the secret nor its hash. */
@@ -59,12 +72,30 @@ export interface TokenSummary {
   name: string;
   prefix: string;
   abilities: string[];
+  kind: string;
+  /** Null: every collection (a stored empty list never occurs: issuing needs at least one slug). */
+  collections: string[] | null;
+  fields: Record<string, string[]> | null;
+  expiresAt: Date | null;
+  releaseId: string | null;
   lastUsedAt: Date | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
 
-const summaryColumns = { id: true, name: true, prefix: true, abilities: true, lastUsedAt: true, createdAt: true, revokedAt: true } as const;
+const summaryColumns = {
+  id: true, name: true, prefix: true, abilities: true, kind: true, collections: true, fields: true, expiresAt: true, releaseId: true,
+  lastUsedAt: true, createdAt: true, revokedAt: true,
+} as const;
+
+type SummaryRow = Omit<TokenSummary, 'collections' | 'fields'> & { collections: string[] | null; fields: unknown };
+
+/** Prisma reads a NULL scalar list as an empty one; issuing never stores an empty list, so empty means "all". */
+const summaryOf = (r: SummaryRow): TokenSummary => ({
+  ...r,
+  collections: r.collections && r.collections.length ? r.collections : null,
+  fields: (r.fields ?? null) as Record<string, string[]> | null,
+});
 
 async function projectIdOf(db: Tx, projectUuid: string): Promise<number> {
   const project = await db.project.findUnique({ where: { uuid: projectUuid }, select: { id: true } });
@@ -73,9 +104,9 @@ async function projectIdOf(db: Tx, projectUuid: string): Promise<number> {
 }
 
 /** A project's tokens, revoked ones included (an operator auditing access needs both), oldest first. */
-export async function listTokens(db: Tx, projectUuid: string): Promise<TokenSummary[]> {
+export async function listTokens(db: Tx, projectUuid: string, kind: TokenKind = 'api'): Promise<TokenSummary[]> {
   const projectId = await projectIdOf(db, projectUuid);
-  return db.apiToken.findMany({ where: { projectId }, select: summaryColumns, orderBy: { id: 'asc' } });
+  return (await db.apiToken.findMany({ where: { projectId, kind }, select: summaryColumns, orderBy: { id: 'asc' } })).map(summaryOf);
 }
 
 /**
@@ -84,14 +115,16 @@ export async function listTokens(db: Tx, projectUuid: string): Promise<TokenSumm
  * revocation time is kept. Servers holding the token in their authentication cache drop it when the
  * commit's change notification arrives.
  */
-export async function revokeToken(db: Tx, input: { projectUuid: string; token: string }): Promise<TokenSummary> {
+export async function revokeToken(db: Tx, input: { projectUuid: string; token: string; kind?: TokenKind }): Promise<TokenSummary> {
   const projectId = await projectIdOf(db, input.projectUuid);
   const ref = input.token.trim();
+  // Without `kind` (the CLI) any token of the project; the API's two routes each revoke their own kind.
+  const kind = input.kind ? { kind: input.kind } : {};
   const where = /^\d+$/.test(ref)
-    ? { projectId, id: Number(ref) }
+    ? { projectId, id: Number(ref), ...kind }
     : ref.length > 16
-      ? { projectId, tokenHash: hashToken(ref) }
-      : { projectId, prefix: ref };
+      ? { projectId, tokenHash: hashToken(ref), ...kind }
+      : { projectId, prefix: ref, ...kind };
   if ('id' in where && !Number.isSafeInteger(where.id)) throw notFound('Token not found.');
   const matches = await db.apiToken.findMany({ where, select: summaryColumns, take: 2 });
   if (matches.length === 0) throw notFound('Token not found in this project.');
@@ -99,5 +132,5 @@ export async function revokeToken(db: Tx, input: { projectUuid: string; token: s
   const { id } = matches[0];
   // Only a live token gets a revocation time, so concurrent revocations keep the first one.
   await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-  return db.apiToken.findUniqueOrThrow({ where: { id }, select: summaryColumns });
+  return summaryOf(await db.apiToken.findUniqueOrThrow({ where: { id }, select: summaryColumns }));
 }

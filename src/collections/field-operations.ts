@@ -1,3 +1,4 @@
+import { requireCollectionInScope } from './token-scope.ts';
 import { z } from 'zod';
 import type { Field } from '../db/generated/prisma/client.ts';
 import type { Prisma, Tx } from '../db/client.ts';
@@ -41,6 +42,7 @@ function parseOne(input: unknown, inGroup: boolean): FieldDraft {
 /** POST /collections/{slug}/fields: one field document; `parent_field_id` puts it inside a group. */
 export async function createField(ctx: Ctx, slug: string, input: unknown): Promise<Field> {
   authorize(ctx, 'admin');
+  requireCollectionInScope(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const draft = parseOne(input, peekParent(input) !== null);
   return schemaChange(ctx, async (tx, effects) => {
@@ -70,6 +72,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
  */
 export async function updateField(ctx: Ctx, slug: string, uuid: string, input: unknown): Promise<Field> {
   authorize(ctx, 'admin');
+  requireCollectionInScope(ctx, slug);
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
   return schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
@@ -129,6 +132,7 @@ async function retargetSlugSources(tx: Tx, siblings: Field[], from: string, to: 
 /** DELETE /collections/{slug}/fields/{uuid}: soft delete; a group takes its children with it. */
 export async function deleteField(ctx: Ctx, slug: string, uuid: string): Promise<void> {
   authorize(ctx, 'admin');
+  requireCollectionInScope(ctx, slug);
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
   await schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
@@ -149,6 +153,7 @@ export async function reorderFields(ctx: Ctx, slug: string, input: unknown): Pro
 /** The same write, returning the collection with its fields as the transaction left them (no `read` needed). */
 export async function reorderFieldsReturning(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
   authorize(ctx, 'admin');
+  requireCollectionInScope(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const { fields } = parseOrThrow(reorderInput, input);
   return schemaChange(ctx, async (tx) => {

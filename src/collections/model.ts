@@ -63,6 +63,11 @@ export interface FieldDef {
   order: number;
   parentFieldId: number | null;
   children: FieldDef[];
+  /**
+   * Set only on the copy a scoped token sees (src/collections/token-scope.ts): the field exists, but
+   * not for this caller, so it is neither shown, nor filterable, nor writable.
+   */
+  outOfScope?: true;
 }
 
 /** A collection with its field tree: the schema every entry operation validates against. */

@@ -21,6 +21,7 @@ export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'proj
 
 export type { CollectionWithFields } from './shared.ts';
 export { findCollection, inJoinedTransaction, joinTransaction } from './shared.ts';
+import { requireCollectionInScope, rowsInScope } from './token-scope.ts';
 const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
 
 const isReserved = (s: string) => (RESERVED_SLUGS as readonly string[]).includes(s);
@@ -54,14 +55,16 @@ async function assertSlugFree(tx: Tx, projectId: number, slug: string, exceptId?
   if (clash && clash.id !== exceptId) throw validationFailed({ slug: ['The slug has already been taken.'] });
 }
 
+/** The project's content model, as far as the caller's token scope reaches (./token-scope.ts). */
 export async function listCollections(ctx: Ctx): Promise<CollectionWithFields[]> {
   authorize(ctx, 'read');
-  return ctx.db.collection.findMany({ where: { projectId: ctx.project.id }, include: liveFields, orderBy: byOrder });
+  return rowsInScope(ctx, await ctx.db.collection.findMany({ where: { projectId: ctx.project.id }, include: liveFields, orderBy: byOrder }));
 }
 
 export async function getCollection(ctx: Ctx, slug: string): Promise<CollectionWithFields> {
   authorize(ctx, 'read');
-  return findCollection(ctx.db, ctx.project.id, slug);
+  requireCollectionInScope(ctx, slug);
+  return rowsInScope(ctx, [await findCollection(ctx.db, ctx.project.id, slug)])[0];
 }
 
 /** POST /collections: `{ name, slug, is_singleton?, fields? }`, fields may carry group `children`. */
@@ -99,6 +102,7 @@ export async function createCollection(ctx: Ctx, input: unknown): Promise<Collec
 
 /** PUT /collections/{slug}: `{ name, slug }`, both required. Relations store ids, so a rename needs no rewrite. */
 export async function updateCollection(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
+  requireCollectionInScope(ctx, slug);
   authorize(ctx, 'admin');
   await findCollection(ctx.db, ctx.project.id, slug);
   const data = parseOrThrow(updateInput, input);
@@ -118,6 +122,7 @@ export async function updateCollection(ctx: Ctx, slug: string, input: unknown): 
  * they could hold is gone.
  */
 export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): Promise<void> {
+  requireCollectionInScope(ctx, slug);
   authorize(ctx, 'admin');
   await findCollection(ctx.db, ctx.project.id, slug);
   const confirm = (body as { slug?: unknown } | null | undefined)?.slug;

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Ctx, Services } from '../context.ts';
 import { loadCollectionBySlug, type CollectionSchema } from './model.ts';
+import { requireCollectionInScope, scopedSchema } from './token-scope.ts';
 
 /**
  * Collection schemas by (project, schema_revision, slug). Every collection or field change bumps the
@@ -18,21 +19,27 @@ function cacheOf(ctx: Ctx): LRUCache<string, CollectionSchema> {
   return cache;
 }
 
+/**
+ * The schema of collection `slug` as the caller may see it: a scoped token's out-of-scope collection
+ * is refused before any lookup, and its copy marks the fields it may not reach (./token-scope.ts).
+ */
 export async function collectionForRequest(ctx: Ctx, slug: string): Promise<CollectionSchema> {
+  requireCollectionInScope(ctx, slug);
   const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${slug}`;
   const hit = cacheOf(ctx).get(key);
-  if (hit) return hit;
+  if (hit) return scopedSchema(ctx, hit);
   const schema = await loadCollectionBySlug(ctx.db, ctx.project.id, slug);
   cacheOf(ctx).set(key, schema);
   rememberCollection(ctx, schema);
-  return schema;
+  return scopedSchema(ctx, schema);
 }
 
 const idKey = (ctx: Ctx, id: number) => `${ctx.project.id}:${ctx.project.schemaRevision}:#${id}`;
 
 /** A cached schema by collection id (relation targets), or undefined. */
 export function cachedCollectionById(ctx: Ctx, id: number): CollectionSchema | undefined {
-  return cacheOf(ctx).get(idKey(ctx, id));
+  const hit = cacheOf(ctx).get(idKey(ctx, id));
+  return hit && scopedSchema(ctx, hit);
 }
 
 export function rememberCollection(ctx: Ctx, schema: CollectionSchema): void {

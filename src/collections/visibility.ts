@@ -17,12 +17,14 @@ type EntryData = Record<string, unknown>;
  * - Values are shown for the fields the collection defines today; a value stored under a name no
  *   live field has (a field deleted since a snapshot was taken) is not shown either, since we no longer
  *   know whether it was hidden.
+ * - A scoped token sees a collection's fields outside its scope as not existing (`outOfScope`, set on
+ *   its own copy of the schema by ./token-scope.ts): the same rule as hidden fields, for that caller.
  * - Reading content, beyond the result of the write a caller just made, needs the `read` ability.
  */
 
 /** Whether a field's values may be shown to API clients. */
 export function isVisibleField(field: FieldDef): boolean {
-  return field.type !== 'password' && field.options.hiddenInAPI !== true;
+  return field.type !== 'password' && field.options.hiddenInAPI !== true && field.outOfScope !== true;
 }
 
 /**

@@ -42,8 +42,9 @@ const batches = new Map<string, Batch>();
  * differ only in abilities; they are kept apart anyway so that a per-token rule added later cannot
  * leak through a shared read.
  */
+// A token scope changes which fields a read shows: reads of different scopes are never shared.
 const visibilityClass = (ctx: Ctx): string =>
-  `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.actor.kind === 'token' ? [...ctx.actor.abilities].sort().join(',') : 'system'}`;
+  `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.actor.kind === 'token' ? [...ctx.actor.abilities].sort().join(',') : 'system'}:${ctx.scope?.digest ?? '-'}`;
 
 /**
  * The entry a change is about, as a read of `state` filtered by `where` (the list query's filter)

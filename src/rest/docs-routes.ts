@@ -20,13 +20,14 @@ import { projectOpenApi } from './openapi/project.ts';
 let cached: Record<string, unknown> | undefined;
 
 /**
- * Per project and schema revision: a collection or field change gives a new revision, hence a new
- * document. Kept per services instance (per database), where project ids are unique.
+ * Per project, schema revision and token scope: a collection or field change gives a new revision,
+ * hence a new document; a scoped token's document shows only what it can reach (`listCollections`). Kept per services
+ * instance (per database), where project ids are unique.
  */
 const byServices = new WeakMap<object, LRUCache<string, Record<string, unknown>>>();
 
 async function projectDocument(ctx: Ctx, base: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const key = `${ctx.project.id}:${ctx.project.schemaRevision}`;
+  const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.scope?.digest ?? '-'}`;
   let byRevision = byServices.get(ctx.services);
   if (!byRevision) byServices.set(ctx.services, (byRevision = new LRUCache<string, Record<string, unknown>>({ max: 200 })));
   const hit = byRevision.get(key);

@@ -13,10 +13,11 @@ import { persistedRoutes } from './persisted-routes.ts';
 import { schemaRoutes } from './schema-routes.ts';
 import { releaseRoutes } from './release-routes.ts';
 import { scheduleRoutes } from './schedule-routes.ts';
+import { tokenRoutes } from './token-routes.ts';
 
 /**
  * The REST route table. The router, the OpenAPI document and the authorization-matrix test all read
  * this list. Order matters only where paths overlap: fixed prefixes (collections, files, webhooks,
  * releases, bulk) are registered before the `/api/:collection` catch-alls.
  */
-export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...persistedRoutes, ...schemaRoutes, ...collectionRoutes, ...versionRoutes, ...scheduleRoutes, ...webhookRoutes, ...releaseRoutes, ...bulkRoutes, ...assetRoutes, ...multipartRoutes, ...authRoutes, ...userRoutes, ...contentRoutes];
+export const allRoutes: RouteDef[] = [...docsRoutes(() => allRoutes), ...projectRoutes, ...tokenRoutes, ...persistedRoutes, ...schemaRoutes, ...collectionRoutes, ...versionRoutes, ...scheduleRoutes, ...webhookRoutes, ...releaseRoutes, ...bulkRoutes, ...assetRoutes, ...multipartRoutes, ...authRoutes, ...userRoutes, ...contentRoutes];

@@ -43,11 +43,25 @@ describe('cms CLI', () => {
     expect(r.json).toMatchObject({ name: 'Intl', plan: 'pro', default_locale: 'fr', locales: ['en', 'fr', 'de'] });
   });
 
+  it('token create limits a token to collections and fields and gives it an expiry', async () => {
+    const p = (await cli(['project', 'create', '--name', 'Scoped', '--json'], { DATABASE_URL: url })).json;
+    const project = await db.prisma.project.findUniqueOrThrow({ where: { uuid: p.uuid } });
+    await db.prisma.collection.create({ data: { projectId: project.id, slug: 'posts', name: 'Posts', fields: { create: [{ name: 'title', label: 'Title', type: 'text', order: 0 }, { name: 'notes', label: 'Notes', type: 'text', order: 1 }] } } });
+    const before = Date.now();
+    const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read', '--collections', 'posts', '--fields', 'posts:title', '--expires', '30d', '--json'], { DATABASE_URL: url });
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ collections: ['posts'], fields: { posts: ['title'] } });
+    expect(new Date(r.json.expires_at).getTime()).toBeGreaterThanOrEqual(before + 30 * 86_400_000 - 1000);
+    const bad = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read', '--fields', 'posts:ghost', '--json'], { DATABASE_URL: url });
+    expect(bad.code).not.toBe(0);
+  });
+
   it('token create issues a working token with the given abilities', async () => {
     const p = (await cli(['project', 'create', '--name', 'T', '--json'], { DATABASE_URL: url })).json;
     const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read,admin', '--name', 'ci', '--json'], { DATABASE_URL: url });
     expect(r.code).toBe(0);
-    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'id', 'name', 'prefix', 'token']);
+    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'collections', 'expires_at', 'fields', 'id', 'name', 'prefix', 'token']);
+    expect(r.json).toMatchObject({ collections: null, fields: null, expires_at: null });
     expect(r.json).toMatchObject({ name: 'ci', abilities: ['read', 'admin'], prefix: r.json.token.slice(0, 12) });
     const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(r.json.token) } });
     expect(row).toMatchObject({ id: r.json.id, name: 'ci', abilities: ['read', 'admin'] });

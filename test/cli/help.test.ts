@@ -32,7 +32,8 @@ describe('cms help and version', () => {
     expect(create.code).toBe(0);
     expect(create.stdout).toMatch(/^Usage: cms token create \[options\]/);
     expect(create.stdout).toMatch(/--project <uuid>\s+the project, by UUID/);
-    expect(create.stdout).toMatch(/--abilities <list>\s+comma-separated: read, create, update, delete, admin, or\s+\*\s+for all/);
+    expect(create.stdout).toMatch(/--abilities <list>\s+comma-separated: read, create, update, delete, admin,\s+or\s+\*\s+for all/);
+    expect(create.stdout.replace(/\s+/g, ' ')).toMatch(/--collections <slugs> comma-separated collection slugs .* --fields <spec> .* --expires <when> expiry/);
     expect(create.stdout).toMatch(/--json\s+print one JSON value instead of text/);
 
     const revoke = await cms(['token', 'help', 'revoke'], noStorage);

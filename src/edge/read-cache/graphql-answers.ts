@@ -42,7 +42,7 @@ export const answerKey = (cache: GraphqlReadCache, ctx: CacheScope, reads: ReadD
   cache.answers.keyForReads(ctx, reads, 'graphql', operationName ?? '', variables, query);
 
 export const shapeKeyOf = (ctx: CacheScope, params: GraphqlParams): string =>
-  `${ctx.project.id}|${ctx.project.schemaRevision}|${params.operationName ?? ''}|${JSON.stringify(params.variables ?? {})}|${params.query}`;
+  `${ctx.project.id}|${ctx.project.schemaRevision}|${ctx.scope?.digest ?? '-'}|${params.operationName ?? ''}|${JSON.stringify(params.variables ?? {})}|${params.query}`;
 
 /**
  * The key of an answer to a request not yet parsed, when an answer to the same request shape was

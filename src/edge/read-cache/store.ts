@@ -9,6 +9,8 @@ export interface CacheScope {
   project: { id: number; schemaRevision: number; updatedAt: Date };
   contentGeneration?: string;
   collectionGenerations?: Readonly<Record<string, readonly [number, number, number]>>;
+  /** A scoped token's scope: its digest is part of every key, so no answer crosses scopes. */
+  scope?: { digest: string };
 }
 
 /** A cached GraphQL answer: the JSON text as sent, and its ETag when a GET may be tagged (no draft asked for). */
@@ -58,7 +60,9 @@ export interface CachedRead {
  * older than a concurrent commit is stored under the older generations, which no later request asks
  * for. Old generations simply age out of the LRU.
  *
- * Key layout: `project|scope|generations|schema revision|settings stamp|parts…`, where scope is `*`
+ * Key layout: `project|scope|generations|schema revision|settings stamp|token scope|parts…`, where
+ * token scope is a scoped token's digest (`-` for none: an answer built for one token scope is never
+ * served to another) and scope is `*`
  * (project-wide) or the sorted dependencies (`c12p,c15d`: collection id and state) and generations
  * their counters in the same order (`34.7`).
  */
@@ -122,7 +126,7 @@ export class ReadCache<V extends object = CachedRead> {
 
   private key(ctx: CacheScope, scope: string, generations: string, parts: string[]): string {
     const p = ctx.project;
-    return `${p.id}|${scope}|${generations}|${p.schemaRevision}|${p.updatedAt.getTime()}|${parts.join('|')}`;
+    return `${p.id}|${scope}|${generations}|${p.schemaRevision}|${p.updatedAt.getTime()}|${ctx.scope?.digest ?? '-'}|${parts.join('|')}`;
   }
 
   get(key: string): V | undefined {

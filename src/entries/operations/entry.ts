@@ -3,6 +3,7 @@ import { authorize, type Ctx } from '../../context.ts';
 import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
+import { requireReadView } from '../../collections/token-scope.ts';
 import { emitContentEvent, emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import type { ContentEventName } from '../../events/names.ts';
@@ -108,6 +109,7 @@ export interface GetEntryOptions extends ReadOptions {
 /** GET /api/{collection}/{uuid}. Published reads 404 for entries without a published version. */
 export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEntryOptions): Promise<EntryResource> {
   authorize(ctx, 'read');
+  requireReadView(ctx, { state: opts.state });
   const collection = await collectionForRequest(ctx, slug);
   if (!isUuid(uuid)) throw notFound('Entry not found.');
   if (opts.withFallback) {

@@ -3,6 +3,7 @@ import { authorize, type Ctx } from '../../context.ts';
 import { conflict, ErrorBag, notFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { compileWhere } from '../../filtering/index.ts';
+import { contentLoaders } from '../reads/loaders.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './entry.ts';
@@ -55,7 +56,9 @@ export async function listTrash(ctx: Ctx, slug: string, query: TrashQuery): Prom
   const collection = await collectionForRequest(ctx, slug);
   const conds: Prisma.Sql[] = [Prisma.sql`e.collection_id = ${collection.id}`, Prisma.sql`e.deleted_at IS NOT NULL`];
   if (query.locale) conds.push(Prisma.sql`e.locale = ${query.locale}`);
-  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column: 'data', alias: 'e' });
+  // Relation targets through the request's loader: a nested filter sees them as the caller may.
+  const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
+  const filter = await compileWhere(query.where, { db: ctx.db, projectId: ctx.project.id, collection, column: 'data', alias: 'e', loadCollection });
   if (filter) conds.push(filter);
   const perPage = Math.min(query.paginate ?? DEFAULT_TRASH_PAGE_SIZE, MAX_PAGE_SIZE);
   const page = query.page ?? 1;

@@ -2,6 +2,7 @@ import { Prisma, type Tx } from '../../db/client.ts';
 import { authorize, type Ctx } from '../../context.ts';
 import { EntryNotFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
+import { requireReadView } from '../../collections/token-scope.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
 import { publishedReadCondition } from '../../collections/field-indexes.ts';
@@ -99,6 +100,7 @@ export interface EntryList {
  */
 export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOptions): Promise<EntryList> {
   authorize(ctx, 'read');
+  requireReadView(ctx, { state: options.state });
   const collection = await collectionForRequest(ctx, slug);
   const column = options.state === 'draft' ? 'data' : 'published_data';
   const fallback = options.fallback ? fallbackFor(ctx, options.locale) : undefined;

@@ -4,6 +4,7 @@ import { memo, type Ctx } from '../../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
 import { isUuid, type EntryRow } from '../types.ts';
 import { cachedCollectionById, rememberCollection } from '../../collections/schema-cache.ts';
+import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import { plainDatabase, type ReadRow } from './read-rows.ts';
 
@@ -71,7 +72,7 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
           for (const c of rows) {
             const schema = buildCollectionSchema(c, c.fields);
             rememberCollection(ctx, schema);
-            byId.set(c.id, schema);
+            byId.set(c.id, scopedSchema(ctx, schema));
           }
         }
         return ids.map((id) => byId.get(id) ?? null);

@@ -7,6 +7,7 @@ import type { EntryData, EntryRow } from '../types.ts';
 import { isEmptyValue, isPlainObject, label, type ValueContext } from './common.ts';
 import { isRepeatableScalar, normalizeObject } from './index.ts';
 import { resolveReferences } from './references.ts';
+import { hasOutOfScopeFields, refuseOutOfScopeWrite } from '../../collections/token-scope.ts';
 import { lockWriteScope } from '../operations/write-scope.ts';
 
 export type WriteMode = 'create' | 'replace' | 'patch';
@@ -83,7 +84,15 @@ export async function validateEntryInputs(
 
     const existingData = (isPlainObject(existing?.data) ? existing.data : {}) as EntryData;
     const out: EntryData = mode === 'patch' ? { ...existingData } : {};
-    const { touched, generatedSlugs } = normalizeObject(collection.fields, raw, out, `${p}data.`, vc, {
+    // A scoped token writes only its fields: naming another is refused whole; a replace keeps their
+    // values (they were never the caller's to clear). A create still checks every field's rules.
+    refuseOutOfScopeWrite(collection, raw);
+    let fields = collection.fields;
+    if (mode !== 'create' && hasOutOfScopeFields(collection)) {
+      fields = fields.filter((f) => !f.outOfScope);
+      for (const f of collection.fields) if (f.outOfScope && Object.hasOwn(existingData, f.name)) out[f.name] = existingData[f.name];
+    }
+    const { touched, generatedSlugs } = normalizeObject(fields, raw, out, `${p}data.`, vc, {
       partial: mode === 'patch',
       existing: existingData,
     });

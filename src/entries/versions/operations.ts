@@ -1,12 +1,21 @@
 import { authorize, type Ctx } from '../../context.ts';
 import { requireContentRead } from '../../collections/visibility.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../collections/model.ts';
+import { requireCollectionInScope, requireReadView, scopedSchema } from '../../collections/token-scope.ts';
 import { ErrorBag, notFound, validationFailed } from '../../errors.ts';
 import { findEntry, parseVersionNumber } from './lookup.ts';
 import { fetchVersions } from './queries.ts';
 import { publicSnapshot, type VersionRecord } from './serialize.ts';
 import { diffFields, type SnapshotDiff } from './diff.ts';
 import { updateVersionNotes } from '../store/version-statement.ts';
+
+/** The collection as the caller may see it: an out-of-scope one is refused, out-of-scope fields leave snapshots and diffs. */
+async function versionedCollection(ctx: Ctx, slug: string): Promise<CollectionSchema> {
+  requireCollectionInScope(ctx, slug);
+  // Version history shows drafts: a release-scoped preview token may not read it.
+  requireReadView(ctx, { state: 'draft' });
+  return scopedSchema(ctx, await loadCollectionBySlug(ctx.db, ctx.project.id, slug));
+}
 
 export const LABEL_MAX = 255;
 export const DESCRIPTION_MAX = 2000;
@@ -19,7 +28,7 @@ export interface VersionWithCollection {
 /** GET /api/{collection}/{uuid}/versions: every kept version, newest first, without snapshots. */
 export async function listVersions(ctx: Ctx, collectionSlug: string, uuid: string): Promise<VersionRecord[]> {
   requireContentRead(ctx);
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await versionedCollection(ctx, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   return fetchVersions(ctx.db, { entryIds: [entry.id] });
 }
@@ -27,7 +36,7 @@ export async function listVersions(ctx: Ctx, collectionSlug: string, uuid: strin
 /** GET /api/{collection}/{uuid}/versions/{version}: the list item plus its snapshot. */
 export async function getVersion(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown): Promise<VersionWithCollection> {
   requireContentRead(ctx);
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await versionedCollection(ctx, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   const version = await loadVersion(ctx, entry.id, parseVersionNumber(versionParam), true);
   return { collection, version };
@@ -44,7 +53,7 @@ export interface VersionPatch {
  */
 export async function updateVersion(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown, body: unknown): Promise<VersionRecord> {
   authorize(ctx, 'update');
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await versionedCollection(ctx, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   const number = parseVersionNumber(versionParam);
   const patch = parseVersionPatch(body);
@@ -64,7 +73,7 @@ export interface VersionDiff extends SnapshotDiff {
 /** GET /api/{collection}/{uuid}/versions/{version}/diff?to=N: what changed from this version to version N. */
 export async function diffVersions(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown, toParam: unknown): Promise<VersionDiff> {
   requireContentRead(ctx);
-  const collection = await loadCollectionBySlug(ctx.db, ctx.project.id, collectionSlug);
+  const collection = await versionedCollection(ctx, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
   const from = parseVersionNumber(versionParam);
   const to = parseDiffTarget(toParam);

@@ -8,7 +8,7 @@ import { isIntrospectionOnly } from './introspection.ts';
 /**
  * Which schema an operation runs against, after the gate's document step: a token's project gets its
  * typed schema, keyed by the `schema_revision` authentication read, so every replica notices a schema
- * change on its next request; nobody gets the core schema, and only for introspection (else the
+ * change on its next request (a scoped token gets its scope's variant, without what it cannot reach); nobody gets the core schema, and only for introspection (else the
  * refusal the credentials step kept is answered).
  */
 export function useSchemaChoice(opts: { callers: Callers; schemas: TypedSchemaCache; coreSchema: GraphQLSchema; maxTokens: number }): Plugin {
@@ -19,7 +19,7 @@ export function useSchemaChoice(opts: { callers: Callers; schemas: TypedSchemaCa
       try {
         const caller = callers.get(request);
         if (caller?.ctx) {
-          chosen.set(request, await schemas.schemaFor({ projectId: caller.ctx.project.id, schemaRevision: caller.ctx.project.schemaRevision }));
+          chosen.set(request, await schemas.schemaFor({ projectId: caller.ctx.project.id, schemaRevision: caller.ctx.project.schemaRevision, scope: caller.ctx.scope }));
           return;
         }
         if (!isIntrospectionOnly(params.query, maxTokens)) throw caller?.refused;

@@ -79,13 +79,14 @@ function argsFor(c: GraphQLContext): ExecutionArgs {
  * The group key of a subscription: every input its events depend on. The operation (document text,
  * variables, operation name) fixes the field, its arguments (collection, state, where, events) and the
  * selection; the schema (core or the project's typed one) and the project's schema revision fix the
- * types and the field visibility; the token's abilities are all else a resolver can read of the caller.
+ * types and the field visibility; the token's abilities and scope are all else a resolver can read of the caller.
  */
 export function shapeKeyOf(c: GraphQLContext, ctx: Ctx): string {
   const args = argsFor(c);
   let text = documentTexts.get(args.document);
   if (text === undefined) documentTexts.set(args.document, (text = print(args.document)));
-  const who = ctx.actor.kind === 'token' ? `token:${[...ctx.actor.abilities].sort().join(',')}` : 'system';
+  // A scoped token's scope decides which collections and fields it sees: its digest joins the key.
+  const who = ctx.actor.kind === 'token' ? `token:${[...ctx.actor.abilities].sort().join(',')}:${ctx.scope?.digest ?? '-'}` : 'system';
   return [schemaKindOf(args.schema), ctx.project.id, ctx.project.schemaRevision, who, args.operationName ?? '', JSON.stringify(args.variableValues ?? null), text].join('\u0000');
 }
 

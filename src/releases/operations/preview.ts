@@ -1,4 +1,5 @@
 import { authorize, type Ctx } from '../../context.ts';
+import { requireReadView } from '../../collections/token-scope.ts';
 import { txCtx } from '../../entries/operations/entry.ts';
 import { applyRelease } from './apply.ts';
 import { findRelease, lockRelease } from './find.ts';
@@ -28,6 +29,7 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 /** Runs `read` (a published read) with a Ctx whose reads see the release applied. Needs `read`, as a draft read does. */
 export async function withReleaseView<T>(ctx: Ctx, releaseId: string, read: (previewCtx: Ctx) => Promise<T>): Promise<T> {
   authorize(ctx, 'read');
+  requireReadView(ctx, { release: releaseId });
   const release = await findRelease(ctx.db, ctx, releaseId);
   if (release.status === 'published' || release.items.length === 0) return read(ctx);
   try {

@@ -128,7 +128,24 @@ const apiKey = object(
   ['uuid', 'revoked_at', 'created_at'],
 );
 
+const stringList = arrayOf(str);
+const tokenScope = {
+  collections: { ...nullable(stringList), description: 'Collection slugs it may act on; null: all' },
+  fields: { ...nullable({ type: 'object', additionalProperties: stringList }), description: 'Per collection slug, the only fields it may read and write; null: all' },
+  expires_at: nullable(dateTime),
+};
+const apiToken = object({ id: int, name: str, prefix: str, abilities: stringList, ...tokenScope, last_used_at: nullable(dateTime), created_at: dateTime, revoked_at: nullable(dateTime) });
+const previewToken = object({ id: int, prefix: str, collections: tokenScope.collections, release: nullable(str), expires_at: nullable(dateTime), last_used_at: nullable(dateTime), created_at: dateTime, revoked_at: nullable(dateTime) });
+
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  ApiToken: apiToken,
+  ApiTokenResponse: object({ data: ref('ApiToken') }),
+  ApiTokenList: object({ data: arrayOf(ref('ApiToken')) }),
+  ApiTokenCreated: object({ data: object({ id: int, name: str, prefix: str, token: str, abilities: stringList, ...tokenScope }) }),
+  PreviewToken: previewToken,
+  PreviewTokenResponse: object({ data: ref('PreviewToken') }),
+  PreviewTokenList: object({ data: arrayOf(ref('PreviewToken')) }),
+  PreviewTokenCreated: object({ data: object({ id: int, token: str, expires_at: dateTime }) }),
   EndUser: endUser,
   AdminUser: adminUser,
   AdminUserPage: object({ data: arrayOf(ref('AdminUser')), meta: object({ current_page: int, per_page: int, total: int, last_page: int }) }),

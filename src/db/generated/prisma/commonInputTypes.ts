@@ -310,27 +310,6 @@ export type DateTimeNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
 }
 
-export type DateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
-  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
-  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
-  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
-  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-}
-
-export type EnumEntryStateFilter<$PrismaModel = never> = {
-  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
-  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedEnumEntryStateFilter<$PrismaModel> | $Enums.EntryState
-}
-
 export type JsonNullableFilter<$PrismaModel = never> =
 | Prisma.PatchUndefined<
     Prisma.Either<Required<JsonNullableFilterBase<$PrismaModel>>, Exclude<keyof Required<JsonNullableFilterBase<$PrismaModel>>, 'path'>>,
@@ -355,14 +334,30 @@ export type JsonNullableFilterBase<$PrismaModel = never> = {
   not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
 }
 
-export type EnumEntryStateWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
-  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedEnumEntryStateWithAggregatesFilter<$PrismaModel> | $Enums.EntryState
-  _count?: Prisma.NestedIntFilter<$PrismaModel>
-  _min?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
-  _max?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
+export type UuidNullableFilter<$PrismaModel = never> = {
+  equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
+  in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  notIn?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  lt?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  lte?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  gt?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  gte?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  mode?: Prisma.QueryMode
+  not?: Prisma.NestedUuidNullableFilter<$PrismaModel> | string | null
+}
+
+export type DateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
+  in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  notIn?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
+  lt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  lte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gt?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  gte?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedDateTimeNullableWithAggregatesFilter<$PrismaModel> | Date | string | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
 }
 
 export type JsonNullableWithAggregatesFilter<$PrismaModel = never> =
@@ -392,18 +387,6 @@ export type JsonNullableWithAggregatesFilterBase<$PrismaModel = never> = {
   _max?: Prisma.NestedJsonNullableFilter<$PrismaModel>
 }
 
-export type UuidNullableFilter<$PrismaModel = never> = {
-  equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
-  in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
-  notIn?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
-  lt?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  lte?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  gt?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  gte?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  mode?: Prisma.QueryMode
-  not?: Prisma.NestedUuidNullableFilter<$PrismaModel> | string | null
-}
-
 export type UuidNullableWithAggregatesFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
@@ -417,6 +400,23 @@ export type UuidNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedStringNullableFilter<$PrismaModel>
   _max?: Prisma.NestedStringNullableFilter<$PrismaModel>
+}
+
+export type EnumEntryStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumEntryStateFilter<$PrismaModel> | $Enums.EntryState
+}
+
+export type EnumEntryStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumEntryStateWithAggregatesFilter<$PrismaModel> | $Enums.EntryState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
 }
 
 export type BigIntNullableFilter<$PrismaModel = never> = {
@@ -726,6 +726,17 @@ export type NestedDateTimeNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedDateTimeNullableFilter<$PrismaModel> | Date | string | null
 }
 
+export type NestedUuidNullableFilter<$PrismaModel = never> = {
+  equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
+  in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  notIn?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  lt?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  lte?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  gt?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  gte?: string | Prisma.StringFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedUuidNullableFilter<$PrismaModel> | string | null
+}
+
 export type NestedDateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
   equals?: Date | string | Prisma.DateTimeFieldRefInput<$PrismaModel> | null
   in?: Date[] | string[] | Prisma.ListDateTimeFieldRefInput<$PrismaModel> | null
@@ -738,23 +749,6 @@ export type NestedDateTimeNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
   _max?: Prisma.NestedDateTimeNullableFilter<$PrismaModel>
-}
-
-export type NestedEnumEntryStateFilter<$PrismaModel = never> = {
-  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
-  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedEnumEntryStateFilter<$PrismaModel> | $Enums.EntryState
-}
-
-export type NestedEnumEntryStateWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
-  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedEnumEntryStateWithAggregatesFilter<$PrismaModel> | $Enums.EntryState
-  _count?: Prisma.NestedIntFilter<$PrismaModel>
-  _min?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
-  _max?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
 }
 
 export type NestedJsonNullableFilter<$PrismaModel = never> =
@@ -781,17 +775,6 @@ export type NestedJsonNullableFilterBase<$PrismaModel = never> = {
   not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
 }
 
-export type NestedUuidNullableFilter<$PrismaModel = never> = {
-  equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
-  in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
-  notIn?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
-  lt?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  lte?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  gt?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  gte?: string | Prisma.StringFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedUuidNullableFilter<$PrismaModel> | string | null
-}
-
 export type NestedUuidNullableWithAggregatesFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
@@ -804,6 +787,23 @@ export type NestedUuidNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedStringNullableFilter<$PrismaModel>
   _max?: Prisma.NestedStringNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumEntryStateFilter<$PrismaModel = never> = {
+  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumEntryStateFilter<$PrismaModel> | $Enums.EntryState
+}
+
+export type NestedEnumEntryStateWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.EntryState | Prisma.EnumEntryStateFieldRefInput<$PrismaModel>
+  in?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  notIn?: $Enums.EntryState[] | Prisma.ListEnumEntryStateFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumEntryStateWithAggregatesFilter<$PrismaModel> | $Enums.EntryState
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumEntryStateFilter<$PrismaModel>
 }
 
 export type NestedBigIntNullableFilter<$PrismaModel = never> = {

@@ -3,12 +3,16 @@ import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { Services } from '../../../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../../collections/model.ts';
+import { modelInScope } from '../../../collections/token-scope.ts';
+import type { TokenScope } from '../../../context.ts';
 import { buildTypedSchema } from './build.ts';
 import { SCHEMA_CHANNEL, databaseIdentityOf } from '../../../collections/schema-effects.ts';
 
 export interface SchemaRevisionRef {
   projectId: number;
   schemaRevision: number;
+  /** A scoped token's scope: it gets the variant without what it cannot reach, cached per scope digest. */
+  scope?: TokenScope;
 }
 
 export interface TypedSchemaCache {
@@ -41,17 +45,19 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
   const schemas = new LRUCache<string, GraphQLSchema>({ max: opts.max ?? 200 });
   const building = new Map<string, Promise<GraphQLSchema>>();
   const newest = new Map<number, number>();
-  const keyOf = (projectId: number, revision: number) => `${projectId}:${revision}`;
+  // `project:revision`, then `:digest` for a scoped token's variant (dropOlder reads the first two).
+  const keyOf = (projectId: number, revision: number, scope?: TokenScope) => `${projectId}:${revision}${scope ? `:${scope.digest}` : ''}`;
 
-  const build = (projectId: number, revision: number): Promise<GraphQLSchema> => {
-    const key = keyOf(projectId, revision);
+  const build = (projectId: number, revision: number, scope?: TokenScope): Promise<GraphQLSchema> => {
+    const key = keyOf(projectId, revision, scope);
     let pending = building.get(key);
     if (!pending) {
       pending = loadCollections(services, projectId)
-        .then((collections) => {
+        .then((all) => {
           const started = performance.now();
+          const collections = scope ? modelInScope(scope, all) : all;
           const schema = buildTypedSchema(core, collections);
-          services.log.debug({ projectId, revision, collections: collections.length, ms: Math.round(performance.now() - started) }, 'typed GraphQL schema built');
+          services.log.debug({ projectId, revision, scope: scope?.digest, collections: collections.length, ms: Math.round(performance.now() - started) }, 'typed GraphQL schema built');
           if ((newest.get(projectId) ?? 0) <= revision) schemas.set(key, schema);
           return schema;
         })
@@ -74,11 +80,11 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
   };
 
   const cache: TypedSchemaCache = {
-    async schemaFor({ projectId, schemaRevision }) {
-      const hit = schemas.get(keyOf(projectId, schemaRevision));
+    async schemaFor({ projectId, schemaRevision, scope }) {
+      const hit = schemas.get(keyOf(projectId, schemaRevision, scope));
       if (hit) return hit;
       if ((newest.get(projectId) ?? 0) < schemaRevision) cache.noticeRevision(projectId, schemaRevision);
-      return build(projectId, schemaRevision);
+      return build(projectId, schemaRevision, scope);
     },
     noticeRevision(projectId, revision) {
       if ((newest.get(projectId) ?? 0) >= revision) return;
@@ -88,11 +94,11 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
       }
     },
     cachedRevisions(projectId) {
-      return [...schemas.keys()]
+      const revisions = [...schemas.keys()]
         .map((k) => k.split(':').map(Number))
         .filter(([p]) => p === projectId)
-        .map(([, r]) => r)
-        .sort((a, b) => a - b);
+        .map(([, r]) => r);
+      return [...new Set(revisions)].sort((a, b) => a - b);
     },
     get size() {
       return schemas.size;

@@ -159,7 +159,12 @@ export const ApiTokenScalarFieldEnum = {
   abilities: 'abilities',
   lastUsedAt: 'lastUsedAt',
   revokedAt: 'revokedAt',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  kind: 'kind',
+  collections: 'collections',
+  fields: 'fields',
+  expiresAt: 'expiresAt',
+  releaseId: 'releaseId'
 } as const
 
 export type ApiTokenScalarFieldEnum = (typeof ApiTokenScalarFieldEnum)[keyof typeof ApiTokenScalarFieldEnum]

@@ -45,6 +45,9 @@ export type ApiTokenMinAggregateOutputType = {
   lastUsedAt: Date | null
   revokedAt: Date | null
   createdAt: Date | null
+  kind: string | null
+  expiresAt: Date | null
+  releaseId: string | null
 }
 
 export type ApiTokenMaxAggregateOutputType = {
@@ -56,6 +59,9 @@ export type ApiTokenMaxAggregateOutputType = {
   lastUsedAt: Date | null
   revokedAt: Date | null
   createdAt: Date | null
+  kind: string | null
+  expiresAt: Date | null
+  releaseId: string | null
 }
 
 export type ApiTokenCountAggregateOutputType = {
@@ -68,6 +74,11 @@ export type ApiTokenCountAggregateOutputType = {
   lastUsedAt: number
   revokedAt: number
   createdAt: number
+  kind: number
+  collections: number
+  fields: number
+  expiresAt: number
+  releaseId: number
   _all: number
 }
 
@@ -91,6 +102,9 @@ export type ApiTokenMinAggregateInputType = {
   lastUsedAt?: true
   revokedAt?: true
   createdAt?: true
+  kind?: true
+  expiresAt?: true
+  releaseId?: true
 }
 
 export type ApiTokenMaxAggregateInputType = {
@@ -102,6 +116,9 @@ export type ApiTokenMaxAggregateInputType = {
   lastUsedAt?: true
   revokedAt?: true
   createdAt?: true
+  kind?: true
+  expiresAt?: true
+  releaseId?: true
 }
 
 export type ApiTokenCountAggregateInputType = {
@@ -114,6 +131,11 @@ export type ApiTokenCountAggregateInputType = {
   lastUsedAt?: true
   revokedAt?: true
   createdAt?: true
+  kind?: true
+  collections?: true
+  fields?: true
+  expiresAt?: true
+  releaseId?: true
   _all?: true
 }
 
@@ -213,6 +235,11 @@ export type ApiTokenGroupByOutputType = {
   lastUsedAt: Date | null
   revokedAt: Date | null
   createdAt: Date
+  kind: string
+  collections: string[]
+  fields: runtime.JsonValue | null
+  expiresAt: Date | null
+  releaseId: string | null
   _count: ApiTokenCountAggregateOutputType | null
   _avg: ApiTokenAvgAggregateOutputType | null
   _sum: ApiTokenSumAggregateOutputType | null
@@ -248,6 +275,11 @@ export type ApiTokenWhereInput = {
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiToken"> | Date | string
+  kind?: Prisma.StringFilter<"ApiToken"> | string
+  collections?: Prisma.StringNullableListFilter<"ApiToken">
+  fields?: Prisma.JsonNullableFilter<"ApiToken">
+  expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
+  releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   versions?: Prisma.EntryVersionListRelationFilter
 }
@@ -262,6 +294,11 @@ export type ApiTokenOrderByWithRelationInput = {
   lastUsedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  collections?: Prisma.SortOrder
+  fields?: Prisma.SortOrderInput | Prisma.SortOrder
+  expiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  releaseId?: Prisma.SortOrderInput | Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   versions?: Prisma.EntryVersionOrderByRelationAggregateInput
 }
@@ -279,6 +316,11 @@ export type ApiTokenWhereUniqueInput = Prisma.AtLeast<{
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiToken"> | Date | string
+  kind?: Prisma.StringFilter<"ApiToken"> | string
+  collections?: Prisma.StringNullableListFilter<"ApiToken">
+  fields?: Prisma.JsonNullableFilter<"ApiToken">
+  expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
+  releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   versions?: Prisma.EntryVersionListRelationFilter
 }, "id" | "tokenHash">
@@ -293,6 +335,11 @@ export type ApiTokenOrderByWithAggregationInput = {
   lastUsedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  collections?: Prisma.SortOrder
+  fields?: Prisma.SortOrderInput | Prisma.SortOrder
+  expiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  releaseId?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ApiTokenCountOrderByAggregateInput
   _avg?: Prisma.ApiTokenAvgOrderByAggregateInput
   _max?: Prisma.ApiTokenMaxOrderByAggregateInput
@@ -313,6 +360,11 @@ export type ApiTokenScalarWhereWithAggregatesInput = {
   lastUsedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiToken"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiToken"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"ApiToken"> | Date | string
+  kind?: Prisma.StringWithAggregatesFilter<"ApiToken"> | string
+  collections?: Prisma.StringNullableListFilter<"ApiToken">
+  fields?: Prisma.JsonNullableWithAggregatesFilter<"ApiToken">
+  expiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiToken"> | Date | string | null
+  releaseId?: Prisma.UuidNullableWithAggregatesFilter<"ApiToken"> | string | null
 }
 
 export type ApiTokenCreateInput = {
@@ -323,6 +375,11 @@ export type ApiTokenCreateInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutTokensInput
   versions?: Prisma.EntryVersionCreateNestedManyWithoutCreatedByInput
 }
@@ -337,6 +394,11 @@ export type ApiTokenUncheckedCreateInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
   versions?: Prisma.EntryVersionUncheckedCreateNestedManyWithoutCreatedByInput
 }
 
@@ -348,6 +410,11 @@ export type ApiTokenUpdateInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutTokensNestedInput
   versions?: Prisma.EntryVersionUpdateManyWithoutCreatedByNestedInput
 }
@@ -362,6 +429,11 @@ export type ApiTokenUncheckedUpdateInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   versions?: Prisma.EntryVersionUncheckedUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -375,6 +447,11 @@ export type ApiTokenCreateManyInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
 }
 
 export type ApiTokenUpdateManyMutationInput = {
@@ -385,6 +462,11 @@ export type ApiTokenUpdateManyMutationInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ApiTokenUncheckedUpdateManyInput = {
@@ -397,6 +479,11 @@ export type ApiTokenUncheckedUpdateManyInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ApiTokenListRelationFilter = {
@@ -419,6 +506,11 @@ export type ApiTokenCountOrderByAggregateInput = {
   lastUsedAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  collections?: Prisma.SortOrder
+  fields?: Prisma.SortOrder
+  expiresAt?: Prisma.SortOrder
+  releaseId?: Prisma.SortOrder
 }
 
 export type ApiTokenAvgOrderByAggregateInput = {
@@ -435,6 +527,9 @@ export type ApiTokenMaxOrderByAggregateInput = {
   lastUsedAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  expiresAt?: Prisma.SortOrder
+  releaseId?: Prisma.SortOrder
 }
 
 export type ApiTokenMinOrderByAggregateInput = {
@@ -446,6 +541,9 @@ export type ApiTokenMinOrderByAggregateInput = {
   lastUsedAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  expiresAt?: Prisma.SortOrder
+  releaseId?: Prisma.SortOrder
 }
 
 export type ApiTokenSumOrderByAggregateInput = {
@@ -504,6 +602,10 @@ export type ApiTokenCreateabilitiesInput = {
   set: string[]
 }
 
+export type ApiTokenCreatecollectionsInput = {
+  set: string[]
+}
+
 export type ApiTokenUpdateabilitiesInput = {
   set?: string[]
   push?: string | string[]
@@ -511,6 +613,11 @@ export type ApiTokenUpdateabilitiesInput = {
 
 export type NullableDateTimeFieldUpdateOperationsInput = {
   set?: Date | string | null
+}
+
+export type ApiTokenUpdatecollectionsInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type ApiTokenCreateNestedOneWithoutVersionsInput = {
@@ -537,6 +644,11 @@ export type ApiTokenCreateWithoutProjectInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
   versions?: Prisma.EntryVersionCreateNestedManyWithoutCreatedByInput
 }
 
@@ -549,6 +661,11 @@ export type ApiTokenUncheckedCreateWithoutProjectInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
   versions?: Prisma.EntryVersionUncheckedCreateNestedManyWithoutCreatedByInput
 }
 
@@ -591,6 +708,11 @@ export type ApiTokenScalarWhereInput = {
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"ApiToken"> | Date | string
+  kind?: Prisma.StringFilter<"ApiToken"> | string
+  collections?: Prisma.StringNullableListFilter<"ApiToken">
+  fields?: Prisma.JsonNullableFilter<"ApiToken">
+  expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
+  releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
 }
 
 export type ApiTokenCreateWithoutVersionsInput = {
@@ -601,6 +723,11 @@ export type ApiTokenCreateWithoutVersionsInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutTokensInput
 }
 
@@ -614,6 +741,11 @@ export type ApiTokenUncheckedCreateWithoutVersionsInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
 }
 
 export type ApiTokenCreateOrConnectWithoutVersionsInput = {
@@ -640,6 +772,11 @@ export type ApiTokenUpdateWithoutVersionsInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutTokensNestedInput
 }
 
@@ -653,6 +790,11 @@ export type ApiTokenUncheckedUpdateWithoutVersionsInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ApiTokenCreateManyProjectInput = {
@@ -664,6 +806,11 @@ export type ApiTokenCreateManyProjectInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdAt?: Date | string
+  kind?: string
+  collections?: Prisma.ApiTokenCreatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Date | string | null
+  releaseId?: string | null
 }
 
 export type ApiTokenUpdateWithoutProjectInput = {
@@ -674,6 +821,11 @@ export type ApiTokenUpdateWithoutProjectInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   versions?: Prisma.EntryVersionUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -686,6 +838,11 @@ export type ApiTokenUncheckedUpdateWithoutProjectInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   versions?: Prisma.EntryVersionUncheckedUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -698,6 +855,11 @@ export type ApiTokenUncheckedUpdateManyWithoutProjectInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  collections?: Prisma.ApiTokenUpdatecollectionsInput | string[]
+  fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -741,6 +903,11 @@ export type ApiTokenSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdAt?: boolean
+  kind?: boolean
+  collections?: boolean
+  fields?: boolean
+  expiresAt?: boolean
+  releaseId?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   versions?: boolean | Prisma.ApiToken$versionsArgs<ExtArgs>
   _count?: boolean | Prisma.ApiTokenCountOutputTypeDefaultArgs<ExtArgs>
@@ -756,6 +923,11 @@ export type ApiTokenSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdAt?: boolean
+  kind?: boolean
+  collections?: boolean
+  fields?: boolean
+  expiresAt?: boolean
+  releaseId?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiToken"]>
 
@@ -769,6 +941,11 @@ export type ApiTokenSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdAt?: boolean
+  kind?: boolean
+  collections?: boolean
+  fields?: boolean
+  expiresAt?: boolean
+  releaseId?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiToken"]>
 
@@ -782,9 +959,14 @@ export type ApiTokenSelectScalar = {
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdAt?: boolean
+  kind?: boolean
+  collections?: boolean
+  fields?: boolean
+  expiresAt?: boolean
+  releaseId?: boolean
 }
 
-export type ApiTokenOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "name" | "tokenHash" | "prefix" | "abilities" | "lastUsedAt" | "revokedAt" | "createdAt", ExtArgs["result"]["apiToken"]>
+export type ApiTokenOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "name" | "tokenHash" | "prefix" | "abilities" | "lastUsedAt" | "revokedAt" | "createdAt" | "kind" | "collections" | "fields" | "expiresAt" | "releaseId", ExtArgs["result"]["apiToken"]>
 export type ApiTokenInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   versions?: boolean | Prisma.ApiToken$versionsArgs<ExtArgs>
@@ -819,6 +1001,23 @@ export type $ApiTokenPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     lastUsedAt: Date | null
     revokedAt: Date | null
     createdAt: Date
+    /**
+     * `api` or `preview` (read-only, short-lived, for frontends' draft mode).
+     */
+    kind: string
+    /**
+     * Collection slugs the token may act on; null: all of the project's.
+     */
+    collections: string[]
+    /**
+     * Per collection slug, the only field names the token may read and write; null: all.
+     */
+    fields: runtime.JsonValue | null
+    expiresAt: Date | null
+    /**
+     * A preview token's release (no foreign key: releases may live in another migration).
+     */
+    releaseId: string | null
   }, ExtArgs["result"]["apiToken"]>
   composites: {}
 }
@@ -1253,6 +1452,11 @@ export interface ApiTokenFieldRefs {
   readonly lastUsedAt: Prisma.FieldRef<"ApiToken", 'DateTime'>
   readonly revokedAt: Prisma.FieldRef<"ApiToken", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"ApiToken", 'DateTime'>
+  readonly kind: Prisma.FieldRef<"ApiToken", 'String'>
+  readonly collections: Prisma.FieldRef<"ApiToken", 'String[]'>
+  readonly fields: Prisma.FieldRef<"ApiToken", 'Json'>
+  readonly expiresAt: Prisma.FieldRef<"ApiToken", 'DateTime'>
+  readonly releaseId: Prisma.FieldRef<"ApiToken", 'String'>
 }
     
 
