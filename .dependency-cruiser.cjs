@@ -55,7 +55,7 @@ const DOMAIN_USES = {
   persisted: ['projects'],
   'project-model': ['assets', 'collections', 'entries', 'persisted', 'projects', 'webhooks'],
   seed: ['auth', 'collections', 'entries', 'projects'],
-  releases: ['collections', 'entries', 'events'],
+  releases: ['collections', 'entries', 'events', 'schedules'],
   schedules: ['collections', 'entries', 'events'],
 };
 const DOMAIN_NAMES = Object.keys(DOMAIN_USES);

@@ -24,6 +24,7 @@ import { createWebhookRuntime } from './delivery/runtime.ts';
 import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
 import { createScheduleRuntime } from './schedules/runtime.ts';
+import { releaseRunner } from './releases/operations/schedule.ts';
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
 export type AppServices = EdgeServices;
@@ -82,7 +83,6 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     }),
     // The deliverer's periodic retention pass also empties trash older than TRASH_RETENTION_DAYS.
     webhooks: createWebhookRuntime({ config, database, log, retention: { trashed_entries: () => purgeExpiredTrash(services, config.TRASH_RETENTION_DAYS) } }),
-    // Release schedules run once the composition root hands the runtime a ReleaseRunner (src/schedules/runners.ts).
     schedules: createScheduleRuntime({ services: () => services, redisUrl: config.REDIS_URL, log }),
     onClose: [],
     async close() {
@@ -99,6 +99,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   // Webhook delivery hears of this process's outbox writes at once: embedded PGlite has no LISTEN.
   services.outboxReaders = [services.webhooks];
   services.onClose.push(() => services.webhooks.close());
+  // Release schedules run the releases domain's publish (the schedules domain does not know releases).
+  services.schedules!.releases = releaseRunner;
   services.onClose.push(() => services.schedules!.close());
   services.onClose.push(() => services.live.close());
   services.onClose.push(() => services.tokenUsage!.close());

@@ -3,6 +3,7 @@ import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import { addReleaseItems, createRelease, deleteRelease, getRelease, listReleases, removeReleaseItem, updateRelease } from '../releases/operations/crud.ts';
 import { publishReleaseNow } from '../releases/operations/publish.ts';
+import { scheduleRelease, unscheduleRelease } from '../releases/operations/schedule.ts';
 import { createBody, itemsBody, updateBody } from '../releases/input.ts';
 import { RELEASE_STATUSES } from '../releases/model.ts';
 import { laravelPage } from './paginator.ts';
@@ -108,5 +109,26 @@ export const releaseRoutes = defineRoutes([
     response: { schema: ref('ReleaseResult') },
     summary: 'Publish the release in one transaction: every publish item\'s draft goes live, every unpublish item is unpublished; any failing item: 422 (items.<n>.<field>) and nothing changes',
     handler: async (ctx, { params }) => ({ body: { data: await publishReleaseNow(ctx, params.release) } }),
+  },
+  {
+    ...common,
+    method: 'POST',
+    url: '/api/releases/:release/schedule',
+    ability: 'update',
+    successStatus: 200,
+    body: z.object({ publish_at: z.string().describe('ISO 8601 time in the future') }),
+    response: { schema: ref('ReleaseResult') },
+    summary: 'Schedule the release\'s publish at publish_at (status scheduled; rescheduling replaces the time); a published release: 409',
+    handler: async (ctx, { params, body }) => ({ body: { data: await scheduleRelease(ctx, params.release, body) } }),
+  },
+  {
+    ...common,
+    method: 'DELETE',
+    url: '/api/releases/:release/schedule',
+    ability: 'update',
+    successStatus: 200,
+    response: { schema: ref('ReleaseResult') },
+    summary: 'Unschedule the release (back to open); a release that is not scheduled: 409',
+    handler: async (ctx, { params }) => ({ body: { data: await unscheduleRelease(ctx, params.release) } }),
   },
 ]);

@@ -10,6 +10,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { RELEASE_INCLUDE, serializeRelease, type ReleaseView } from '../model.ts';
 import { applyRelease, type AppliedItem } from './apply.ts';
 import { lockRelease } from './find.ts';
+import { cancelReleaseRuns } from '../../schedules/operations.ts';
 
 /** A release of up to 500 entries publishes in one transaction; it may queue behind entry locks. */
 const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 } as const;
@@ -69,7 +70,10 @@ async function contentEvents(ctx: Ctx, applied: AppliedItem[]): Promise<ContentE
 /** POST /api/releases/{id}/publish and the `publishRelease` mutation: a failing item is a 422 and nothing changes. */
 export async function publishReleaseNow(ctx: Ctx, id: string): Promise<ReleaseView> {
   authorize(ctx, 'update');
-  return publishInTransaction(ctx, id);
+  const view = await publishInTransaction(ctx, id);
+  // Published by hand before its time: its pending run has nothing left to do.
+  for (const run of await cancelReleaseRuns(ctx.db, ctx, view.id)) await ctx.services.schedules?.cancelled(run);
+  return view;
 }
 
 export interface PublishReleaseJob {

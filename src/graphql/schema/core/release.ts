@@ -2,6 +2,7 @@ import { builder } from '../common/builder.ts';
 import { PageInfoType, pagePosition, type PagePosition } from '../common/page-info.ts';
 import { ITEM_ACTIONS, RELEASE_STATUSES, type ItemAction, type ReleaseItemView, type ReleaseStatus, type ReleaseView } from '../../../releases/model.ts';
 import { addReleaseItems, createRelease, deleteRelease, getRelease, listReleases, removeReleaseItem, updateRelease } from '../../../releases/operations/crud.ts';
+import { scheduleRelease, unscheduleRelease } from '../../../releases/operations/schedule.ts';
 import { publishReleaseNow } from '../../../releases/operations/publish.ts';
 
 /** Releases: the GraphQL twin of src/rest/release-routes.ts (same operations, abilities and errors). */
@@ -138,5 +139,22 @@ builder.mutationFields((t) => ({
     description: 'Publishes every item in one transaction; any failing item fails the whole release (errors keyed items.<n>.<field>) and nothing changes.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => publishReleaseNow(await context.auth(), String(args.id)),
+  }),
+  scheduleRelease: t.field({
+    nullable: true,
+    extensions: { ability: 'update' },
+    type: ReleaseType,
+    description: 'Schedules the release to publish at `publishAt` (in the future); rescheduling replaces the time. The publish runs as publishRelease does; a failure marks the release failed.',
+    args: { id: t.arg.id({ required: true }), publishAt: t.arg({ type: 'DateTime', required: true }) },
+    resolve: async (_root, args, context) =>
+      scheduleRelease(await context.auth(), String(args.id), { publish_at: args.publishAt instanceof Date ? args.publishAt.toISOString() : String(args.publishAt) }),
+  }),
+  unscheduleRelease: t.field({
+    nullable: true,
+    extensions: { ability: 'update' },
+    type: ReleaseType,
+    description: 'Takes the release off its schedule (back to open).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => unscheduleRelease(await context.auth(), String(args.id)),
   }),
 }));
