@@ -39,6 +39,25 @@ describe('preview tokens', () => {
     expect((await w.api('GET', '/api/project/tokens')).body.data.some((t: { id: number }) => t.id === id)).toBe(false);
   });
 
+  it('issues, lists and revokes through GraphQL with the same rules (admin only)', async () => {
+    const issued = await w.t.graphql(`mutation { createPreviewToken(expiresIn: 600, collections: ["posts"]) { id token expiresAt } }`, undefined, w.p.headers);
+    expect(issued.body.errors, JSON.stringify(issued.body)).toBeUndefined();
+    const { id, token } = issued.body.data.createPreviewToken;
+    const headers = { 'project-id': w.p.uuid, authorization: `Bearer ${token}` };
+    expect((await w.api('GET', `/api/posts/${post}?state=draft`, undefined, headers)).body.fields.title).toBe('Draft title');
+    const listed = await w.t.graphql(`{ previewTokens { id collections revokedAt } }`, undefined, w.p.headers);
+    expect(listed.body.data.previewTokens).toContainEqual({ id: String(id), collections: ['posts'], revokedAt: null });
+    const tooLong = await w.t.graphql(`mutation { createPreviewToken(expiresIn: ${7 * 24 * 3600 + 1}) { id } }`, undefined, w.p.headers);
+    expect(tooLong.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    // A preview token cannot issue another one.
+    const byPreview = await w.t.graphql(`mutation { createPreviewToken(expiresIn: 60) { id } }`, undefined, headers);
+    expect(byPreview.body.data?.createPreviewToken ?? null).toBeNull();
+    expect(byPreview.body.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|UNAUTHENTICATED/);
+    const revoked = await w.t.graphql(`mutation { revokePreviewToken(id: "${id}") { revokedAt } }`, undefined, w.p.headers);
+    expect(revoked.body.data.revokePreviewToken.revokedAt).not.toBeNull();
+    expect((await w.api('GET', `/api/posts/${post}`, undefined, headers)).status).toBe(401);
+  });
+
   it('refuses a lifetime over 7 days or missing, and an unknown collection (422)', async () => {
     expect((await w.api('POST', '/api/preview-tokens', { expires_in: 7 * 24 * 3600 + 1 })).status).toBe(422);
     expect((await w.api('POST', '/api/preview-tokens', {})).status).toBe(422);

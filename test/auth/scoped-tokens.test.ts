@@ -35,6 +35,18 @@ describe('scoped API tokens', () => {
   }, 60_000);
   afterAll(() => w.close());
 
+  it('a field-scoped token cannot search a collection whose searchable fields it may not read (403), on REST and GraphQL', async () => {
+    const leak = await w.api('GET', '/api/posts?search=leak', undefined, fieldScoped);
+    expect(leak.status, leak.text).toBe(403);
+    expect(leak.body.message).toMatch(/internal_notes/);
+    const g = await gql(fieldScoped, `{ posts(search: "leak") { data { uuid } } }`);
+    expect(g.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // The unscoped token searches every searchable field.
+    const all = await w.api('GET', '/api/posts?search=leak');
+    expect(all.status, all.text).toBe(200);
+    expect((all.body as Array<{ uuid: string }>).map((e) => e.uuid)).toEqual([post]);
+  });
+
   it('issues a token with its scope and shows the secret only once', async () => {
     const { res } = await issue({ name: 'report', abilities: ['read'], collections: ['posts'], fields: { posts: ['title'] }, expires_at: '2999-01-01T00:00:00Z' });
     expect(res.body.data).toMatchObject({ name: 'report', abilities: ['read'], collections: ['posts'], fields: { posts: ['title'] }, expires_at: '2999-01-01T00:00:00.000Z' });

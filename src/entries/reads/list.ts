@@ -123,7 +123,7 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
     loadCollection,
     resolveTargets: (statement) => readRows(ctx, statement),
   });
-  const search = listSearch(ctx, options.search, options.state, locale);
+  const search = listSearch(ctx, collection, options.search, options.state, locale);
   if (search) conds.push(search.match);
   const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
   // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).

@@ -1,5 +1,7 @@
 import { Prisma } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
+import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
+import { forbidden } from '../../errors.ts';
 import { parseSearch } from '../../filtering/search/parse.ts';
 import { compileSearch } from '../../filtering/search/compile.ts';
 import type { EntryResource, ReadState } from '../types.ts';
@@ -18,9 +20,13 @@ export interface ListSearch {
 }
 
 /** The search of a list, or null when the read has none. A malformed search is a 422 on `search`. */
-export function listSearch(ctx: Ctx, search: unknown, state: ReadState, locale: string | undefined): ListSearch | null {
+export function listSearch(ctx: Ctx, collection: CollectionSchema, search: unknown, state: ReadState, locale: string | undefined): ListSearch | null {
   const query = parseSearch(search);
   if (!query) return null;
+  // The stored vectors hold every searchable field: a match would tell a field-scoped token what a
+  // field it may not read contains.
+  const hidden = searchableOutOfScope(collection.fields);
+  if (hidden.length) throw forbidden(`This token may not search ${collection.slug}: its searchable fields ${hidden.join(', ')} are outside the token's fields.`);
   const { match, score } = compileSearch(query, {
     alias: 'e',
     column: state === 'draft' ? 'search_draft' : 'search_published',
@@ -37,4 +43,13 @@ export function attachScores(rows: ReadonlyArray<object>, resources: EntryResour
     resource.meta = { ...resource.meta, score: Number(score.toPrecision(6)) };
   });
   return resources;
+}
+
+const TEXT_LIKE = new Set(['text', 'longtext', 'richtext', 'slug', 'email']);
+
+function searchableOutOfScope(fields: FieldDef[]): string[] {
+  return fields.flatMap((f) => [
+    ...(f.outOfScope && TEXT_LIKE.has(f.type) && f.options.searchable !== false ? [f.name] : []),
+    ...searchableOutOfScope(f.children ?? []),
+  ]);
 }

@@ -9,6 +9,7 @@ import './bulk.ts';
 import './webhook.ts';
 import './release.ts';
 import './schedule.ts';
+import './preview-token.ts';
 import './subscriptions.ts';
 import './user.ts';
 
