@@ -53,7 +53,7 @@ describe('webhooks over GraphQL: same operations, same errors', () => {
     expect(invalid.body.errors[0].extensions).toMatchObject({
       code: 'VALIDATION_FAILED',
       status: 422,
-      errors: { url: ['The url must use HTTPS (ftp: URLs are never called).'], 'events.0': [expect.stringMatching(/^The selected events\.0 is invalid\. Valid events: content\.created, .*auth\.email_verification\.verified\.$/)] },
+      errors: { url: ['The url must use HTTPS (ftp: URLs are never called).'], 'events.0': [expect.stringMatching(/^The selected events\.0 is invalid\. Valid events: content\.created, .*auth\.email_verification\.verified, release\.published, release\.failed, release\.scheduled, schedule\.failed\.$/)] },
     });
     const reader = await env.p.tokenWith(['read']);
     const forbidden = await gql(`{ webhooks { uuid } }`, undefined, reader);

@@ -31,6 +31,7 @@ const IssuedPreviewTokenType = builder.objectRef<IssuedPreviewToken>('IssuedPrev
 
 builder.queryFields((t) => ({
   previewTokens: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: [PreviewTokenType],
     description: "The project's preview tokens, revoked and expired ones included, without secrets.",
@@ -40,6 +41,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createPreviewToken: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: IssuedPreviewTokenType,
     description: 'Issues a preview token valid for `expiresIn` seconds (at most 7 days), optionally limited to collections or one release.',
@@ -52,6 +54,7 @@ builder.mutationFields((t) => ({
       createPreviewToken(await context.auth(), { expires_in: args.expiresIn, collections: args.collections ?? undefined, release: args.release == null ? undefined : String(args.release) }),
   }),
   revokePreviewToken: t.field({
+    nullable: true,
     extensions: { ability: 'admin' },
     type: PreviewTokenType,
     description: 'Revokes a preview token: every replica refuses it from then on (401).',

@@ -36,6 +36,7 @@ const ScheduleType = builder.objectRef<ScheduleResource>('Schedule').implement({
 
 builder.queryFields((t) => ({
   entrySchedules: t.field({
+    nullable: true,
     extensions: { ability: 'read' },
     type: [ScheduleType],
     description: "An entry's schedules, soonest first, whatever their status.",
