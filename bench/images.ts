@@ -1,5 +1,5 @@
 /**
- * A published read while images render (issue 27, "image work bounded by what it is worth"): the
+ * A published read while images render (image work bounded by what it is worth): the
  * latency of one client reading published entries, alone and while several clients ask the public
  * file URL for variants no one asked for before (each a decode and an encode). The render pool
  * (IMAGE_RENDER_CONCURRENCY, IMAGE_RENDER_QUEUE, IMAGE_RENDER_THREADS) is what keeps the read fast:
