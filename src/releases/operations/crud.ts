@@ -1,4 +1,5 @@
 import { Prisma } from '../../db/client.ts';
+import { TX_OPTIONS } from '../../entries/operations/entry.ts';
 import { authorize, type Ctx } from '../../context.ts';
 import { ErrorBag, conflict, notFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
@@ -8,7 +9,6 @@ import { findRelease, lockRelease } from './find.ts';
 
 /** Release administration (docs/releases.md); publishing is ./publish.ts. */
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
 export interface ReleasePage {
   data: ReleaseView[];

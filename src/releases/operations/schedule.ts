@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/client.ts';
+import { TX_OPTIONS } from '../../entries/operations/entry.ts';
 import { authorize, type Ctx, type Services } from '../../context.ts';
 import { conflict, validationFailed } from '../../errors.ts';
 import { emitReleaseEvent } from '../../events/outbox.ts';
@@ -15,7 +16,6 @@ import { publishRelease } from './publish.ts';
  * run, nor runs after it was unscheduled; the job is added or dropped after the commit.
  */
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
 /** POST /api/releases/{id}/schedule `{ publish_at }`: (re)schedules the release's publish. */
 export async function scheduleRelease(ctx: Ctx, id: string, body: unknown): Promise<ReleaseView> {
