@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { cancelSchedule, isShadowedEntry, listEntrySchedules, scheduleEntry, SCHEDULES_SLUG } from '../schedules/operations.ts';
-import { deleteEntry } from '../entries/operations/entry.ts';
-import { isFlag } from './list-query.ts';
+import { cancelSchedule, listEntrySchedules, scheduleEntry } from '../schedules/operations.ts';
 import { scheduleResource } from '../schedules/serialize.ts';
 
 const tags = ['schedules'];
@@ -17,7 +15,8 @@ const scheduleBody = z.object({
 /**
  * Scheduled publishes and unpublishes of one entry (docs/schedules.md). The entry routes sit one
  * segment deeper than `/api/:collection/:uuid`; cancelling has a fixed prefix, registered before the
- * `/api/:collection/:uuid` catch-all.
+ * `/api/:collection/:uuid` catch-all. `schedules` is a reserved slug that older projects may use as a
+ * collection: for them the collection's routes answer under /api/schedules (src/rest/reserved-slugs.ts).
  */
 export const scheduleRoutes = defineRoutes([
   {
@@ -44,15 +43,12 @@ export const scheduleRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/schedules/:id',
+    reservedSlug: 'schedules',
     successStatus: 200,
     response: { schema: ref('ScheduleData') },
     ability: 'update',
     summary: 'Cancel a pending schedule (409 once it ran, failed or was cancelled)',
     tags,
-    handler: async (ctx, { params, query }) => {
-      // A project's own `schedules` collection (made before the slug was reserved) keeps its entry delete.
-      if (await isShadowedEntry(ctx, params.id)) return { body: await deleteEntry(ctx, SCHEDULES_SLUG, params.id, isFlag(query.force)) };
-      return { body: { data: scheduleResource(await cancelSchedule(ctx, params.id)) } };
-    },
+    handler: async (ctx, { params }) => ({ body: { data: scheduleResource(await cancelSchedule(ctx, params.id)) } }),
   },
 ]);

@@ -26,7 +26,9 @@ const previewBody = z.object({
 /**
  * API and preview token administration (docs/auth.md, "API tokens"). `/api/preview-tokens` is a
  * fixed path, which the router prefers to the `/api/:collection` catch-alls whatever the table
- * order; these rows still come before the content routes, as every fixed prefix does.
+ * order; these rows still come before the content routes, as every fixed prefix does. It is also a
+ * reserved slug older projects may use as a collection: for them the collection's routes answer
+ * (src/rest/reserved-slugs.ts).
  */
 export const tokenRoutes = defineRoutes([
   {
@@ -63,6 +65,7 @@ export const tokenRoutes = defineRoutes([
   {
     method: 'POST',
     url: '/api/preview-tokens',
+    reservedSlug: 'preview-tokens',
     successStatus: 201,
     response: { schema: ref('PreviewTokenCreated') },
     ability: 'admin',
@@ -74,6 +77,7 @@ export const tokenRoutes = defineRoutes([
   {
     method: 'GET',
     url: '/api/preview-tokens',
+    reservedSlug: 'preview-tokens',
     successStatus: 200,
     response: { schema: ref('PreviewTokenList') },
     ability: 'admin',
@@ -84,6 +88,7 @@ export const tokenRoutes = defineRoutes([
   {
     method: 'DELETE',
     url: '/api/preview-tokens/:id',
+    reservedSlug: 'preview-tokens',
     successStatus: 200,
     response: { schema: ref('PreviewTokenResponse') },
     ability: 'admin',

@@ -130,21 +130,3 @@ export async function cancelReleaseRuns(tx: Tx, ctx: Ctx, releaseId: string): Pr
     RETURNING id::text AS id`);
   return rows.map((r) => r.id);
 }
-
-/** The collection slug whose routes `/api/schedules/{id}` shadows (a reserved slug since schedules exist). */
-export const SCHEDULES_SLUG = 'schedules';
-
-/**
- * Whether `DELETE /api/schedules/{id}` means an entry of the project's own `schedules` collection (one
- * made before the slug was reserved): no schedule has that id and the collection holds an entry with
- * that UUID, trashed or not. Its entry routes keep working that way.
- */
-export async function isShadowedEntry(ctx: Ctx, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  const [row] = await ctx.db.$queryRaw<Array<{ entry: boolean }>>(Prisma.sql`
-    SELECT EXISTS (
-      SELECT 1 FROM entries e JOIN collections c ON c.id = e.collection_id
-      WHERE c.project_id = ${ctx.project.id} AND c.slug = ${SCHEDULES_SLUG} AND e.uuid = ${id.toLowerCase()}::uuid
-    ) AND NOT EXISTS (SELECT 1 FROM scheduled_actions WHERE id = ${id.toLowerCase()}::uuid AND project_id = ${ctx.project.id}) AS entry`);
-  return row?.entry ?? false;
-}

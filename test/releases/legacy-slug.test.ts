@@ -7,6 +7,10 @@ import { field, world, type World } from '../helpers/world.ts';
  * aside for it), and manages releases through GraphQL; other projects on the same server get the
  * release routes. New collections cannot take the slug; the old one may keep it when renamed.
  */
+/**
+ * The same holds for every reserved slug, through the one route-table hook: `schedules` (whose only
+ * fixed route is the cancel) and `preview-tokens`.
+ */
 describe('a project with a collection named releases', () => {
   let w: World;
   let legacy: World;
@@ -55,5 +59,33 @@ describe('a project with a collection named releases', () => {
     expect(kept.body.name).toBe('Press releases');
     const moved = await w.api('PUT', '/api/collections/posts', { name: 'Posts', slug: 'releases' });
     expect(moved.status).toBe(422);
+  });
+
+  it('keeps a `schedules` collection\'s DELETE under /api/schedules, and cancels schedules through GraphQL', async () => {
+    const old = await world({ app: w.t, project: { name: 'Old schedules' }, collections: [{ slug: 'schedules', fields: [field.text('title')] }, { slug: 'posts', fields: [field.text('title')] }] });
+    const entry = (await old.api('POST', '/api/schedules', { data: { title: 'mine' } })).body.uuid as string;
+    const post = (await old.api('POST', '/api/posts', { data: { title: 'p' } })).body.uuid as string;
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const made = await old.t.graphql(`mutation { scheduleEntry(collection: "posts", uuid: "${post}", action: PUBLISH, at: "${at}") { id status } }`, undefined, old.p.headers);
+    const id = made.body.data?.scheduleEntry.id as string;
+    expect(id, JSON.stringify(made.body)).toBeTruthy();
+    // The collection answers: a schedule id is no entry of it, an entry UUID deletes the entry.
+    expect((await old.api('DELETE', `/api/schedules/${id}`)).status).toBe(404);
+    expect((await old.api('DELETE', `/api/schedules/${entry}`)).status).toBe(200);
+    expect((await old.api('GET', `/api/schedules/${entry}?state=draft`)).status).toBe(404);
+    const cancelled = await old.t.graphql(`mutation { cancelSchedule(id: "${id}") { status } }`, undefined, old.p.headers);
+    expect(cancelled.body.data?.cancelSchedule.status, JSON.stringify(cancelled.body)).toBe('CANCELLED');
+    // Every other project cancels over REST.
+    const mine = (await w.api('POST', '/api/posts', { data: { title: 'q' } })).body.uuid as string;
+    const s = await w.api('POST', `/api/posts/${mine}/schedule`, { action: 'publish', at });
+    expect((await w.api('DELETE', `/api/schedules/${s.body.data.id}`)).body.data.status).toBe('cancelled');
+  });
+
+  it('keeps a `preview-tokens` collection\'s list and create under /api/preview-tokens', async () => {
+    const old = await world({ app: w.t, project: { name: 'Old previews' }, collections: [{ slug: 'preview-tokens', fields: [field.text('title')] }] });
+    const created = await old.api('POST', '/api/preview-tokens', { data: { title: 'an entry' } });
+    expect(created.status, created.text).toBe(201);
+    expect((await old.api('GET', '/api/preview-tokens?state=draft')).body.map((e: { uuid: string }) => e.uuid)).toEqual([created.body.uuid]);
+    expect((await w.api('POST', '/api/preview-tokens', { expires_in: 60 })).status).toBe(201);
   });
 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleWorld, waitFor, type ScheduleWorld } from './helpers.ts';
-import { collection, field } from '../helpers/world.ts';
 
 describe('schedules for one entry (REST, worker in this process)', () => {
   let w: ScheduleWorld;
@@ -106,22 +105,5 @@ describe('schedules for one entry (REST, worker in this process)', () => {
     expect(body.schedule).toMatchObject({ id: s.id, status: 'failed', action: 'publish', uuid });
     expect(body.entry_uuid ?? body.schedule.uuid).toBe(uuid);
     await waitFor(async () => (await w.t.database.prisma.webhookDelivery.count({ where: { status: 'delivered' } })) === 1, 5000);
-  });
-
-  it('a project that already has a `schedules` collection keeps its entry routes, DELETE included', async () => {
-    await w.collection(collection('schedules', [field.text('title')]));
-    const created = await w.api('POST', '/api/schedules', { data: { title: 'mine' } });
-    expect(created.status, created.text).toBe(201);
-    const uuid = created.body.uuid as string;
-    expect((await w.api('GET', `/api/schedules/${uuid}?state=draft`)).body.fields.title).toBe('mine');
-    const s = await w.schedule(await w.entry('other'), 'publish', 60_000);
-    // A schedule id still cancels; an entry UUID of the collection deletes the entry.
-    expect((await w.api('DELETE', `/api/schedules/${s.id}`)).body.data.status).toBe('cancelled');
-    const deleted = await w.api('DELETE', `/api/schedules/${uuid}`);
-    expect(deleted.status, deleted.text).toBe(200);
-    expect((await w.api('GET', `/api/schedules/${uuid}?state=draft`)).status).toBe(404);
-    // New collections cannot take the slug.
-    const refused = await w.api('POST', '/api/collections', { name: 'Schedules', slug: 'schedules', fields: [{ type: 'text', label: 'T', name: 't' }] });
-    expect(refused.status).toBe(422);
   });
 });
