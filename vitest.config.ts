@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/helpers/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -12,5 +13,6 @@ export default defineConfig({
     // once per file took the suite's import time from ~570 s to ~100 s. Safe because every test builds
     // its own app and database, and process-wide caches are kept per services instance (per database).
     isolate: false,
+    sequence: { sequencer: LongFirstSequencer },
   },
 });

@@ -3,7 +3,7 @@
  *
  *   npx tsx bench/bulk.ts            BENCH_DURATION (s per run, default 10), BENCH_CLIENTS (default 4)
  *
- * Starts the real server (`npx tsx src/main.ts`) as a child process on a fresh PostgreSQL database
+ * Starts the real server (`node dist/main.js`, bench/lib/processes.ts) as a child process on a fresh PostgreSQL database
  * (DATABASE_URL, else a `cms_bench_bulk_<random>` database on TEST_PG_SERVER or the local cluster,
  * dropped afterwards) and drives POST /api/bulk/posts/entries over loopback with autocannon: 50 items
  * of 8 fields each per request, 4 concurrent clients, once as drafts and once with

@@ -157,7 +157,7 @@ async function runBareFanout(n: number, rate: number, sent: Sent[], log: (line: 
 
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 
-/** User + system CPU seconds of a process tree's busiest member so far (npx → tsx → node: the node one). */
+/** User + system CPU seconds of a process tree's busiest member so far (for a harness script npx → tsx → node: the node one). */
 function cpuSeconds(child: Child): number {
   const of = (pid: number): number => {
     try {

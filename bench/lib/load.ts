@@ -58,9 +58,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
  * function after enough calls, not enough seconds, so a server serving a few hundred requests a
  * second stays partly unoptimised for several seconds after its first request, and its background
  * compiler threads bill CPU to it meanwhile: with a 1 s warm-up the cache-off GraphQL list measured
- * about twice its steady cost (BENCHMARKS.md, "Uncached reads"). Ceilings get the same.
+ * about twice its steady cost (BENCHMARKS.md, "Uncached reads"). Ceilings get the same. Quick mode
+ * (whose figures mean nothing) warms for 1 s: seven warm-ups of 5 s were a third of its run.
  */
-export const warmupSec = (): number => Number(process.env.BENCH_WARMUP ?? 5);
+export const warmupSec = (): number => Number(process.env.BENCH_WARMUP ?? (['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '') ? 1 : 5));
 
 /** A request list that rotates through values (autocannon cycles through `requests`). */
 export function rotating<T>(values: T[], make: (v: T) => AutocannonRequest): AutocannonRequest[] {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep } from './stats.ts';
@@ -11,7 +11,7 @@ export interface Child {
   /** Last lines of its stderr/stdout, for error reports. */
   tail(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
-  /** Resident set size of the process tree's largest member (npx → tsx → node: the node one). */
+  /** Resident set size of the process tree's largest member (for a harness script npx → tsx → node: the node one). */
   rss(): number;
 }
 
@@ -88,12 +88,35 @@ function tailOfFile(path: string): Buffer {
   }
 }
 
+/** Checkouts whose dist/ this process has brought up to date (a build per checkout and run, not per spawn). */
+const built = new Set<string>();
+
 /**
- * `npx tsx <script>`: how the issue runs the server and the worker. `BENCH_SERVER_DIR` runs the
- * project's own programs (src/…) from another checkout, to compare commits with one harness.
+ * The checkout's compiled programs, built first when a source changed (`scripts/build.mjs --if-stale`,
+ * what `npm start` does), or null for a checkout without that script (an older commit).
  */
-export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>, opts: { logToFile?: boolean } = {}): Child =>
-  spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, script.startsWith('src/') ? process.env.BENCH_SERVER_DIR : undefined, opts);
+function compiledDir(dir: string): string | null {
+  if (built.has(dir)) return dir;
+  if (!existsSync(join(dir, 'scripts/build.mjs'))) return null;
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: 'ignore' });
+  built.add(dir);
+  return dir;
+}
+
+/**
+ * Runs a script of the project. The server's and worker's programs (`src/…`) run as `npm start` and
+ * the image run them, `node dist/….js`: measuring what is deployed, and starting in about a second
+ * where tsx's loader took four or five on the loaded two-core host, which for the twenty-odd servers
+ * of one run was most of the quick bench's time. Harness scripts (bench/…) run through tsx.
+ * `BENCH_SERVER_DIR` runs the programs of another checkout, to compare commits with one harness.
+ */
+export const spawnTsx = (name: string, script: string, env: Record<string, string | undefined>, opts: { logToFile?: boolean } = {}): Child => {
+  if (!script.startsWith('src/')) return spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, undefined, opts);
+  const dir = process.env.BENCH_SERVER_DIR ?? process.cwd();
+  const compiled = compiledDir(dir);
+  if (!compiled) return spawnChild(name, 'npx', ['--no-install', 'tsx', script], env, dir, opts);
+  return spawnChild(name, process.execPath, [script.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js')], env, compiled, opts);
+};
 
 /**
  * A process's children, from its threads' `children` lists: bench/live.ts samples the server's RSS
