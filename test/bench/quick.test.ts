@@ -43,5 +43,5 @@ describe('bench harness (BENCH_QUICK)', () => {
     for (const target of ['published REST get', 'GraphQL list of 25', 'where (5 cases', 'bulk create 50 items × 4 clients, drafts', 'bulk create 50 items × 4 clients, published', 'webhooks >', 'schema build', 'cache off: GraphQL list', 'cache off: REST get', 'cache off: REST filtered list', 'mixed 90 %', 'cold start to /readyz on PostgreSQL']) {
       expect(verdicts.some((l) => l.startsWith(`| ${target}`)), `verdict for "${target}" missing:\n${out}`).toBe(true);
     }
-  }, 240_000);
+  }, 360_000);
 });
