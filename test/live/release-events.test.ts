@@ -1,4 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../src/db/client.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServices, type AppServices } from '../../src/services.ts';
+import { buildServer } from '../../src/http/server.ts';
 import { createClient, type Client, type ExecutionResult } from 'graphql-sse';
 import { collection, field, posts, world, type World } from '../helpers/world.ts';
 import { entry, release } from '../releases/helpers.ts';
@@ -42,6 +50,8 @@ function collect(client: Client<boolean>, query: string, count: number, extensio
 describe('release events on live subscriptions', () => {
   let w: World;
   let base: string;
+  /** A second API replica on the same database. */
+  let b: { services: AppServices; server: Awaited<ReturnType<typeof buildServer>>; base: string; dataDir: string };
   const open: SseStream[] = [];
   const clients: Array<Client<boolean>> = [];
   const sse = async (query: string, opts: Parameters<typeof openSse>[2] = {}) => {
@@ -77,6 +87,14 @@ describe('release events on live subscriptions', () => {
   afterAll(async () => {
     for (const s of open) s.close();
     for (const c of clients) c.dispose();
+    if (b) {
+      await b.server.close();
+      await b.services.close();
+      await rm(b.dataDir, { recursive: true, force: true });
+    }
+    // Every stream of this file was aborted above; a socket whose abort has not reached the server
+    // yet would keep Fastify's close waiting for its keep-alive timeout (over a minute).
+    w.t.app.server.closeAllConnections();
     await w.close();
   });
 
@@ -176,6 +194,41 @@ describe('release events on live subscriptions', () => {
     resumed.close();
   });
 
+  it('reaches subscribers of every replica once each, whichever replica wrote it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cms-test-replica-'));
+    const config = loadConfig(
+      { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', AUTH_CACHE_MS: '0', LIVE_POLL_MS: '200' },
+      { DATABASE_URL: w.t.databaseUrl, DATA_DIR: dataDir },
+    );
+    const services = await createServices(config, createLogger('silent'), { database: openPostgres(w.t.databaseUrl!, 3) });
+    const server = await buildServer(services);
+    b = { services, server, dataDir, base: await server.listen({ port: 0, host: '127.0.0.1' }) };
+    await until(() => w.t.services.live.size === 0);
+    const onA = await sse(SUB);
+    const onB = await openSse(b.base, SUB, { headers: w.p.headers });
+    open.push(onB);
+    await until(() => w.t.services.live.size === 1 && services.live.size === 1);
+
+    const post = await entry(w, 'posts', { title: 'everywhere' });
+    const r = await release(w, [{ collection: 'posts', uuid: post, action: 'publish' }]);
+    expect((await w.api('POST', `/api/releases/${r.id}/publish`)).status).toBe(200);
+    // Written through B this time; the event after the publish must be this one on both (no repeat).
+    const next = await release(w, [], 'From B');
+    const scheduled = await server.inject({
+      method: 'POST',
+      url: `/api/releases/${next.id}/schedule`,
+      headers: { ...w.p.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ publish_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    for (const s of [onA, onB]) {
+      expect(releaseOf(await s.next(5000))).toMatchObject({ event: 'PUBLISHED', release: { id: r.id } });
+      expect(releaseOf(await s.next(5000))).toMatchObject({ event: 'SCHEDULED', release: { id: next.id } });
+      s.close();
+    }
+    await until(() => w.t.services.live.size === 0 && services.live.size === 0);
+  });
+
   it('refuses a token without `read` and a token limited to collections, on every transport', async () => {
     const scoped = await w.api('POST', '/api/project/tokens', { name: 'posts only', abilities: ['read'], collections: ['posts'] });
     expect(scoped.status, scoped.text).toBe(201);
@@ -189,6 +242,7 @@ describe('release events on live subscriptions', () => {
       expect(s.status).toBe(403);
       // Refused before the stream starts: the error is the stream's one event.
       expect(codeOf(payloadOf(await s.next(5000)))).toBe(c.code);
+      s.close();
       expect(w.t.services.live.size).toBe(0);
       const stream = await w.t.app.inject({ method: 'POST', url: '/graphql/stream', headers: { ...c.headers, accept: 'text/event-stream', 'content-type': 'application/json' }, payload: JSON.stringify({ query: SUB }) });
       expect(stream.statusCode).toBe(403);
@@ -196,8 +250,10 @@ describe('release events on live subscriptions', () => {
     }
     // Single-connection mode: reserving a stream already needs `read`; the scoped token gets its stream but not the operation.
     await until(() => w.t.services.live.size === 0);
-    const refused = collect(client(true, cases[1].headers), SUB, 1);
-    await expect(refused.done).rejects.toBeDefined();
+    const scopedClient = client(true, cases[1].headers);
+    const refused = collect(scopedClient, SUB, 1);
+    await expect(refused.done).rejects.toThrow(/403/);
+    scopedClient.dispose();
     expect(w.t.services.live.size).toBe(0);
   });
 
@@ -213,4 +269,5 @@ describe('release events on live subscriptions', () => {
     expect(releaseOf(await s.next(5000)).release.id).toBe(mine.id);
     s.close();
   });
+
 });
