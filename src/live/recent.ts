@@ -18,8 +18,9 @@ interface Released<C> {
  * pool (bench/live.ts). The rows are the very ones live subscribers were sent, in the same order.
  *
  * `floor`: every row with an id above it, up to the stream's cursor, that has a collection or is a
- * release event is held here (other rows never match a subscription). Rows older than `keepMs`, or past `maxRows`,
- * are let go and the floor rises; a resume from below the floor reads the outbox as before.
+ * release event is held here (other rows never match a subscription). Rows older than `keepMs`, or
+ * past `maxRows`, are let go and the floor rises; a resume from below the floor reads the outbox as
+ * before.
  */
 export class RecentChanges<C> {
   private rows: Array<Released<C>> = [];
