@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import { RELEASE_EVENTS } from './names.ts';
 
 /**
  * The read side of the outbox for readers that follow it in id order without claiming rows (live
@@ -22,6 +23,8 @@ export interface OutboxRow<E> {
    * `content.deleted` and events written without an entry row.
    */
   committed: Record<string, unknown> | null;
+  /** The Release of a `release.*` event (`payload.release`, as its commit wrote it); null for other events. */
+  release: unknown;
   created_at: Date;
 }
 
@@ -44,7 +47,8 @@ export interface SnapshotRow<E> extends OutboxRow<E> {
  */
 const ROWS_AFTER_SQL = `
   SELECT o.id::text AS id, o.project_id, o.event, o.collection_id, o.entry_uuid::text AS entry_uuid,
-         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.payload->'committed' AS committed, o.created_at,
+         o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.payload->'committed' AS committed,
+         o.payload->'release' AS release, o.created_at,
          coalesce((SELECT min(x) FROM pg_snapshot_xip(s.snap) x
                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
                                                                   WHERE a.backend_xid IS NOT NULL AND a.datid IS NOT NULL
@@ -86,8 +90,19 @@ export function collectionRowsBetween<E>(
   // 10 sorts before 9 as text (a resume across 9 → 10 replayed out of order).
   return database.query<OutboxRow<E>>(
     `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-            payload->'content_entry' AS entry, payload->'committed' AS committed, created_at
+            payload->'content_entry' AS entry, payload->'committed' AS committed, NULL::jsonb AS release, created_at
        FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY outbox_events.id LIMIT $5`,
     [q.after, q.upTo, q.projectId, q.collectionId, q.limit],
+  );
+}
+
+/** One project's `release.*` rows (they name no collection) with `after < id <= upTo`, in id order, at most `limit`. */
+export function releaseRowsBetween<E>(database: Database, q: { after: number; upTo: number; projectId: number; limit: number }): Promise<OutboxRow<E>[]> {
+  return database.query<OutboxRow<E>>(
+    `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, NULL::text AS locale,
+            NULL::jsonb AS entry, NULL::jsonb AS committed, payload->'release' AS release, created_at
+       FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id IS NULL AND event = ANY($4::text[])
+      ORDER BY outbox_events.id LIMIT $5`,
+    [q.after, q.upTo, q.projectId, [...RELEASE_EVENTS], q.limit],
   );
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { OutboxChange } from './stream.ts';
+import type { LiveChange } from './stream.ts';
 import type { LiveFilter, LiveSubscription, Rendition } from './subscription.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { LiveFilter, LiveSubscription, Rendition } from './subscription.ts'
  * (src/graphql/subscriptions/) per member, closing over that member's own context: the group runs its
  * oldest live member's, so a member that ends (revoked, gone) never renders for the others.
  */
-export type LiveRenderer = (change: OutboxChange) => Promise<Rendition | null>;
+export type LiveRenderer<C extends LiveChange = LiveChange> = (change: C) => Promise<Rendition | null>;
 
 /** How long a rendition stays shared after it was made, for members resuming over the same changes. */
 const RECENT_MS = 15_000;
@@ -52,12 +52,12 @@ export class LiveGroup {
     return this.members.size === 0;
   }
 
-  wants(change: OutboxChange): boolean {
+  wants(change: LiveChange): boolean {
     return !this.filter.events || this.filter.events.has(change.event);
   }
 
   /** A live change: rendered now, delivered after the ones offered before it. */
-  offer(change: OutboxChange): void {
+  offer(change: LiveChange): void {
     const rendering = this.render(change);
     this.chain = this.chain
       .then(() => rendering)
@@ -68,7 +68,7 @@ export class LiveGroup {
   }
 
   /** One change's rendition for this group, shared with every caller within RECENT_MS. */
-  render(change: OutboxChange): Promise<Rendition | null> {
+  render(change: LiveChange): Promise<Rendition | null> {
     const now = Date.now();
     for (const [id, r] of this.recent) {
       if (now - r.at < RECENT_MS) break;

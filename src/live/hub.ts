@@ -6,7 +6,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { holds } from '../abilities.ts';
 import { OUTBOX_CHANNEL } from '../events/port.ts';
-import { ChangeStream, type OutboxChange } from './stream.ts';
+import { ChangeStream, type LiveChange, type OutboxChange, type ReleaseChange } from './stream.ts';
 import { parseEventId, readBacklog, replayOf } from './resume.ts';
 import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
 import { LiveGroup, type LiveRenderer } from './group.ts';
@@ -64,7 +64,7 @@ interface TokenRow {
  * hub re-reads the tokens of the project's subscriptions and ends those revoked or without `read`.
  */
 export class LiveHub {
-  /** project:collection → shape key → group. */
+  /** Topic (project:collection, or project:releases) → shape key → group. */
   private readonly byCollection = new Map<string, Map<string, LiveGroup>>();
   private readonly groupOf = new Map<LiveSubscription, LiveGroup>();
   /** Token id → its subscriptions on this replica (the per-token cap, and revocation by token). */
@@ -131,7 +131,21 @@ export class LiveHub {
    * `shape.key`. `lastEventId` resumes after that outbox id: the missed changes come first (when the id
    * is inside the retention window), else the subscription starts with a reset.
    */
-  async subscribe(ctx: Ctx, shape: LiveShape, render: LiveRenderer, lastEventId?: string): Promise<LiveSubscription> {
+  subscribe(ctx: Ctx, shape: LiveShape & { collectionId: number }, render: LiveRenderer<OutboxChange>, lastEventId?: string): Promise<LiveSubscription> {
+    return this.join(ctx, shape, (c) => (c.collectionId !== null ? render(c) : Promise.resolve(null)), lastEventId);
+  }
+
+  /**
+   * A subscription to a project's release events (`release.published`, `.failed`, `.scheduled`): the
+   * same stream, caps, resume and token checks as a collection's, over the topic of the project's
+   * rows that name no collection. Needs `read`; who else may follow them is the caller's rule
+   * (src/releases/operations/live.ts).
+   */
+  subscribeReleases(ctx: Ctx, shape: Omit<LiveShape, 'collectionId'>, render: LiveRenderer<ReleaseChange>, lastEventId?: string): Promise<LiveSubscription> {
+    return this.join(ctx, { ...shape, collectionId: null }, (c) => (c.collectionId === null ? render(c) : Promise.resolve(null)), lastEventId);
+  }
+
+  private async join(ctx: Ctx, shape: LiveShape, render: LiveRenderer, lastEventId?: string): Promise<LiveSubscription> {
     authorize(ctx, 'read');
     const { limits } = this.opts;
     const tokenId = ctx.actor.kind === 'token' ? ctx.actor.tokenId : null;
@@ -172,7 +186,8 @@ export class LiveHub {
     return sub;
   }
 
-  private key = (projectId: number, collectionId: number) => `${projectId}:${collectionId}`;
+  /** A topic: one collection's content events, or (null) the project's release events. */
+  private key = (projectId: number, collectionId: number | null) => `${projectId}:${collectionId ?? 'releases'}`;
 
   private add(sub: LiveSubscription, shapeKey: string, render: LiveRenderer): LiveGroup {
     const k = this.key(sub.filter.projectId, sub.filter.collectionId);
@@ -209,7 +224,7 @@ export class LiveHub {
     }
   }
 
-  private fanOut(changes: OutboxChange[]): void {
+  private fanOut(changes: LiveChange[]): void {
     for (const c of changes) {
       const groups = this.byCollection.get(this.key(c.projectId, c.collectionId));
       if (!groups) continue;

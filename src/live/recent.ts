@@ -2,7 +2,8 @@
 interface Released<C> {
   id: number;
   projectId: number;
-  collectionId: number;
+  /** The row's collection; null for a project's release events (their own topic). */
+  collectionId: number | null;
   /** Null for an event that is not a content change (it still counts towards LIVE_MAX_BACKLOG). */
   change: C | null;
   /** When it was released (Date.now()). */
@@ -16,9 +17,10 @@ interface Released<C> {
  * (hundreds of rows, each with the entry's JSON) competed with the live fan-out for the same CPU and
  * pool (bench/live.ts). The rows are the very ones live subscribers were sent, in the same order.
  *
- * `floor`: every row with an id above it, up to the stream's cursor, that has a collection is held
- * here (rows without one never match a subscription). Rows older than `keepMs`, or past `maxRows`,
- * are let go and the floor rises; a resume from below the floor reads the outbox as before.
+ * `floor`: every row with an id above it, up to the stream's cursor, that has a collection or is a
+ * release event is held here (other rows never match a subscription). Rows older than `keepMs`, or
+ * past `maxRows`, are let go and the floor rises; a resume from below the floor reads the outbox as
+ * before.
  */
 export class RecentChanges<C> {
   private rows: Array<Released<C>> = [];
@@ -32,7 +34,7 @@ export class RecentChanges<C> {
   ) {}
 
   /** A released row (called in id order, right as the stream advances past it). */
-  record(id: number, projectId: number, collectionId: number, change: C | null, now: number): void {
+  record(id: number, projectId: number, collectionId: number | null, change: C | null, now: number): void {
     this.rows.push({ id, projectId, collectionId, change, at: now });
     const cutoff = now - this.keepMs;
     while (this.head < this.rows.length && (this.rows.length - this.head > this.maxRows || this.rows[this.head].at < cutoff)) {
@@ -46,10 +48,10 @@ export class RecentChanges<C> {
   }
 
   /**
-   * The rows of one collection with ids in (after, upTo], at most `limit` of them, or undefined when
-   * some may have been let go (`after` below the floor).
+   * The rows of one collection (null: the project's release events) with ids in (after, upTo], at
+   * most `limit` of them, or undefined when some may have been let go (`after` below the floor).
    */
-  between(after: number, upTo: number, projectId: number, collectionId: number, limit: number): Array<C | null> | undefined {
+  between(after: number, upTo: number, projectId: number, collectionId: number | null, limit: number): Array<C | null> | undefined {
     if (after < this.floor) return undefined;
     const rows = this.rows;
     let lo = this.head;

@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { EntryResource } from '../entries/types.ts';
-import { CONTENT_EVENTS, type ContentEventName } from '../events/names.ts';
+import { CONTENT_EVENTS, RELEASE_EVENTS, type ContentEventName, type ReleaseEventName } from '../events/names.ts';
 import { outboxEnd, rowsAfter, type OutboxRow as FeedRow, type SnapshotRow } from '../events/feed.ts';
 import { SerialRunner } from '../serial-runner.ts';
 import { RecentChanges } from './recent.ts';
@@ -22,9 +22,29 @@ export interface OutboxChange {
   createdAt: Date;
 }
 
+/**
+ * One committed `release.*` event of a project (docs/releases.md): the Release as its commit wrote
+ * it. Not tied to a collection (`collectionId: null`): its subscribers follow the project's release
+ * events as a topic of their own.
+ */
+export interface ReleaseChange {
+  /** The outbox id: the SSE event id a client resumes from. */
+  id: number;
+  projectId: number;
+  collectionId: null;
+  event: ReleaseEventName;
+  /** The Release resource the writer rendered (src/releases/model.ts), as JSON. */
+  release: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** What the stream releases to subscribers: content changes of a collection, and release events of a project. */
+export type LiveChange = OutboxChange | ReleaseChange;
+
 type OutboxRow = SnapshotRow<EntryResource>;
 
 const isContentEvent = (e: string): e is ContentEventName => (CONTENT_EVENTS as readonly string[]).includes(e);
+const isReleaseEvent = (e: string): e is ReleaseEventName => (RELEASE_EVENTS as readonly string[]).includes(e);
 
 export const toChange = (r: FeedRow<EntryResource>): OutboxChange | null =>
   r.id !== null && r.collection_id !== null && r.entry_uuid !== null && isContentEvent(r.event)
@@ -40,6 +60,14 @@ export const toChange = (r: FeedRow<EntryResource>): OutboxChange | null =>
         createdAt: r.created_at,
       }
     : null;
+
+export const toReleaseChange = (r: FeedRow<EntryResource>): ReleaseChange | null =>
+  r.id !== null && r.collection_id === null && isReleaseEvent(r.event) && r.release && typeof r.release === 'object'
+    ? { id: Number(r.id), projectId: r.project_id, collectionId: null, event: r.event, release: r.release as Record<string, unknown>, createdAt: r.created_at }
+    : null;
+
+/** Any row a live subscriber may be sent, or null. */
+export const toLiveChange = (r: FeedRow<EntryResource>): LiveChange | null => toChange(r) ?? toReleaseChange(r);
 
 interface Gap {
   /** The snapshot's xmax when the id was first seen missing: every transaction that could hold it has an xid below. */
@@ -73,7 +101,7 @@ export class ChangeStream {
   /** Every id at or below has been released (or never committed). */
   cursor = 0;
   /** What was released lately, for resumes (src/live/resume.ts); set by `start`. */
-  recent?: RecentChanges<OutboxChange>;
+  recent?: RecentChanges<LiveChange>;
   private readonly gaps = new Map<number, Gap>();
   private closed = false;
   private readonly runner = new SerialRunner(() => this.drain(), () => this.closed);
@@ -84,7 +112,7 @@ export class ChangeStream {
   constructor(
     private readonly database: Database,
     private readonly log: Logger,
-    private readonly release: (changes: OutboxChange[]) => void,
+    private readonly release: (changes: LiveChange[]) => void,
     private readonly opts: ChangeStreamOptions,
   ) {
     this.batch = opts.batch ?? 1000;
@@ -124,8 +152,8 @@ export class ChangeStream {
     }
   }
 
-  private advance(rows: OutboxRow[]): { released: OutboxChange[]; blocked: boolean; full: boolean } {
-    const released: OutboxChange[] = [];
+  private advance(rows: OutboxRow[]): { released: LiveChange[]; blocked: boolean; full: boolean } {
+    const released: LiveChange[] = [];
     const first = rows[0];
     if (!first) return { released, blocked: false, full: false };
     const xmin = BigInt(first.snap_xmin);
@@ -158,9 +186,11 @@ export class ChangeStream {
       }
       this.gaps.delete(id);
       this.cursor = id;
-      const change = toChange(row);
+      const change = toLiveChange(row);
       if (change) released.push(change);
-      if (row.collection_id !== null) this.recent?.record(id, row.project_id, row.collection_id, change, now);
+      // A collection's every row counts towards a resume's backlog (its other events as null); of the
+      // rows without a collection only release events have subscribers.
+      if (row.collection_id !== null || change) this.recent?.record(id, row.project_id, row.collection_id, change, now);
     }
     return { released, blocked: false, full: present.length >= this.batch };
   }

@@ -1,5 +1,3 @@
-import type { ContentEventName } from '../events/names.ts';
-
 /** Why a subscription ended, when the server ended it. */
 export type LiveEnd =
   /** The client must refetch: it resumed from past the retention window, or fell too far behind. */
@@ -15,9 +13,10 @@ export type LiveEnd =
 
 export interface LiveFilter {
   projectId: number;
-  collectionId: number;
-  /** Only these events; all content events when absent. */
-  events?: ReadonlySet<ContentEventName>;
+  /** The collection whose content events it follows; null: the project's release events. */
+  collectionId: number | null;
+  /** Only these events (outbox event names); all of its topic's when absent. */
+  events?: ReadonlySet<string>;
 }
 
 /**

@@ -3,7 +3,7 @@ import { print, type DocumentNode, type ExecutionArgs, type ExecutionResult, typ
 import type { Plugin } from 'graphql-yoga';
 import type { Ctx } from '../../context.ts';
 import type { LiveRenderer } from '../../live/group.ts';
-import type { OutboxChange } from '../../live/stream.ts';
+import type { LiveChange, OutboxChange } from '../../live/stream.ts';
 import type { LiveSubscription, Rendition } from '../../live/subscription.ts';
 import type { GraphQLContext } from '../context.ts';
 import { maskError } from '../plugins/result/mask-error.ts';
@@ -100,10 +100,10 @@ export function stringifyResult(result: ExecutionResult): string {
  * DataLoader answers from an earlier change), then the member's own operation runs on it with the
  * member's own context, and the result is masked and serialized once.
  */
-export function liveRenderer<T>(c: GraphQLContext, toPayload: (change: OutboxChange, ctx: Ctx) => Promise<LivePayload<T> | null>): LiveRenderer {
+export function liveRenderer<T, C extends LiveChange = OutboxChange>(c: GraphQLContext, toPayload: (change: C, ctx: Ctx) => Promise<LivePayload<T> | null>): LiveRenderer<C> {
   const args = argsFor(c);
   const { schema, document, variableValues, operationName } = args;
-  return async (change): Promise<Rendition | null> => {
+  return async (change: C): Promise<Rendition | null> => {
     const ctx: Ctx = { ...(await c.auth()), memo: new Map() };
     const p = await toPayload(change, ctx);
     if (!p) return null;

@@ -11,6 +11,7 @@ import './release.ts';
 import './schedule.ts';
 import './preview-token.ts';
 import './subscriptions.ts';
+import './release-subscription.ts';
 import './user.ts';
 
 /** The core (generic) schema: every type file registers itself on the builder when imported above. */

@@ -26,7 +26,7 @@ const ReleaseItemType = builder.objectRef<ReleaseItemView>('ReleaseItem').implem
   }),
 });
 
-const ReleaseType = builder.objectRef<ReleaseView>('Release').implement({
+export const ReleaseType = builder.objectRef<ReleaseView>('Release').implement({
   description: 'Entries of any collections published or unpublished together, in one transaction (docs/releases.md).',
   fields: (t) => ({
     id: t.exposeID('id'),
