@@ -139,7 +139,7 @@ export class LiveHub {
    * A subscription to a project's release events (`release.published`, `.failed`, `.scheduled`): the
    * same stream, caps, resume and token checks as a collection's, over the topic of the project's
    * rows that name no collection. Needs `read`; who else may follow them is the caller's rule
-   * (src/releases/operations/live.ts).
+   * (src/releases/operations/access.ts).
    */
   subscribeReleases(ctx: Ctx, shape: Omit<LiveShape, 'collectionId'>, render: LiveRenderer<ReleaseChange>, lastEventId?: string): Promise<LiveSubscription> {
     return this.join(ctx, { ...shape, collectionId: null }, (c) => (c.collectionId === null ? render(c) : Promise.resolve(null)), lastEventId);

@@ -35,6 +35,32 @@ describe('releases (REST)', () => {
     expect((await w.api('GET', '/api/releases/not-a-uuid')).status).toBe(404);
   });
 
+  it('refuses a token limited to collections on every release route and in GraphQL; a release-bound preview token sees its own release only', async () => {
+    const r = await release(w, [], 'Scoped');
+    const other = await release(w, [], 'Other');
+    const scoped = await w.api('POST', '/api/project/tokens', { name: 'posts only', abilities: ['read', 'update'], collections: ['posts'] });
+    expect(scoped.status, scoped.text).toBe(201);
+    const h = { 'project-id': w.p.uuid, authorization: `Bearer ${scoped.body.data.token}` };
+    for (const [method, url, body] of [
+      ['GET', '/api/releases'],
+      ['GET', `/api/releases/${r.id}`],
+      ['POST', '/api/releases', { title: 'x' }],
+      ['PATCH', `/api/releases/${r.id}`, { title: 'y' }],
+      ['POST', `/api/releases/${r.id}/publish`],
+    ] as const) {
+      const res = await w.api(method, url, body, h);
+      expect(res.status, `${method} ${url}: ${res.text}`).toBe(403);
+    }
+    const gql = await w.t.graphql('{ releases { data { id } } }', undefined, h);
+    expect(gql.body.errors?.[0]?.extensions?.code, JSON.stringify(gql.body)).toBe('FORBIDDEN');
+
+    const preview = await w.api('POST', '/api/preview-tokens', { expires_in: 600, release: r.id });
+    const ph = { 'project-id': w.p.uuid, authorization: `Bearer ${preview.body.data.token}` };
+    expect((await w.api('GET', '/api/releases', undefined, ph)).body.data.map((x: { id: string }) => x.id)).toEqual([r.id]);
+    expect((await w.api('GET', `/api/releases/${r.id}`, undefined, ph)).status).toBe(200);
+    expect((await w.api('GET', `/api/releases/${other.id}`, undefined, ph)).status).toBe(404);
+  });
+
   it('needs read to look and update to change (abilities)', async () => {
     const r = await release(w, []);
     const { reader, creator, editor } = w.tokens;

@@ -1,11 +1,12 @@
 import { Prisma } from '../../db/client.ts';
 import { TX_OPTIONS } from '../../entries/operations/entry.ts';
-import { authorize, type Ctx } from '../../context.ts';
+import { type Ctx } from '../../context.ts';
 import { ErrorBag, conflict, notFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { MAX_ITEMS_PER_RELEASE, RELEASE_INCLUDE, serializeRelease, type ReleaseView } from '../model.ts';
 import { createBody, itemsBody, parseBody, parseListQuery, updateBody } from '../input.ts';
-import { findRelease, lockRelease } from './find.ts';
+import { authorizeReleases, onlyRelease } from './access.ts';
+import { findRelease, lockRelease, RELEASE_NOT_FOUND } from './find.ts';
 
 /** Release administration (docs/releases.md); publishing is ./publish.ts. */
 
@@ -18,7 +19,7 @@ export interface ReleasePage {
 }
 
 export async function createRelease(ctx: Ctx, body: unknown): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const input = parseBody(createBody, body);
   const row = await ctx.db.release.create({
     data: { projectId: ctx.project.id, title: input.title, description: input.description ?? null },
@@ -29,9 +30,10 @@ export async function createRelease(ctx: Ctx, body: unknown): Promise<ReleaseVie
 
 /** Newest first; `status` filters. */
 export async function listReleases(ctx: Ctx, query: Record<string, unknown>): Promise<ReleasePage> {
-  authorize(ctx, 'read');
+  authorizeReleases(ctx, 'read');
   const q = parseListQuery(query);
-  const where = { projectId: ctx.project.id, ...(q.status ? { status: q.status } : {}) };
+  const only = onlyRelease(ctx);
+  const where = { projectId: ctx.project.id, ...(q.status ? { status: q.status } : {}), ...(only ? { uuid: only } : {}) };
   const [total, rows] = await Promise.all([
     ctx.db.release.count({ where }),
     ctx.db.release.findMany({ where, include: RELEASE_INCLUDE, orderBy: { id: 'desc' }, skip: (q.page - 1) * q.perPage, take: q.perPage }),
@@ -40,12 +42,15 @@ export async function listReleases(ctx: Ctx, query: Record<string, unknown>): Pr
 }
 
 export async function getRelease(ctx: Ctx, id: string): Promise<ReleaseView> {
-  authorize(ctx, 'read');
+  authorizeReleases(ctx, 'read');
+  const only = onlyRelease(ctx);
+  // A release-bound preview token sees its own release only; another one does not exist for it.
+  if (only && id.toLowerCase() !== only) throw notFound(RELEASE_NOT_FOUND);
   return serializeRelease(await findRelease(ctx.db, ctx, id));
 }
 
 export async function updateRelease(ctx: Ctx, id: string, body: unknown): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const input = parseBody(updateBody, body);
   const found = await findRelease(ctx.db, ctx, id);
   const row = await ctx.db.release.update({
@@ -58,7 +63,7 @@ export async function updateRelease(ctx: Ctx, id: string, body: unknown): Promis
 
 /** A published release is the record of what went live together: it stays (409). */
 export async function deleteRelease(ctx: Ctx, id: string): Promise<void> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   await ctx.db.$transaction(async (tx) => {
     const r = await lockRelease(tx, ctx, id);
     if (r.status === 'published') throw conflict('A published release cannot be deleted.');
@@ -77,7 +82,7 @@ const refuseIfPublished = (status: string) => {
  * does is checked again when the release publishes.
  */
 export async function addReleaseItems(ctx: Ctx, id: string, body: unknown): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const { items } = parseBody(itemsBody, body);
   const bag = new ErrorBag();
   // Collections resolve outside the transaction (schema cache); an unknown slug is a 422 on its item.
@@ -138,7 +143,7 @@ export async function addReleaseItems(ctx: Ctx, id: string, body: unknown): Prom
 }
 
 export async function removeReleaseItem(ctx: Ctx, id: string, itemId: string): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   return ctx.db.$transaction(async (tx) => {
     const r = await lockRelease(tx, ctx, id);
     refuseIfPublished(r.status);

@@ -1,5 +1,5 @@
 import { Prisma, type Tx } from '../../db/client.ts';
-import { authorize, type Actor, type Ctx, type EventSource, type Services } from '../../context.ts';
+import { type Actor, type Ctx, type EventSource, type Services } from '../../context.ts';
 import { conflict, isAppError, notFound, type FieldErrors } from '../../errors.ts';
 import { txCtx } from '../../entries/operations/entry.ts';
 import { serializeEntries } from '../../entries/reads/serialize.ts';
@@ -10,6 +10,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { RELEASE_INCLUDE, serializeRelease, type ReleaseView } from '../model.ts';
 import { applyRelease, type AppliedItem } from './apply.ts';
 import { lockRelease } from './find.ts';
+import { authorizeReleases } from './access.ts';
 import { cancelReleaseRuns } from '../../schedules/operations.ts';
 
 /** A release of up to 500 entries publishes in one transaction; it may queue behind entry locks. */
@@ -69,7 +70,7 @@ async function contentEvents(ctx: Ctx, applied: AppliedItem[]): Promise<ContentE
 
 /** POST /api/releases/{id}/publish and the `publishRelease` mutation: a failing item is a 422 and nothing changes. */
 export async function publishReleaseNow(ctx: Ctx, id: string): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const view = await publishInTransaction(ctx, id);
   // Published by hand before its time: its pending run has nothing left to do.
   for (const run of await cancelReleaseRuns(ctx.db, ctx, view.id)) await ctx.services.schedules?.cancelled(run);

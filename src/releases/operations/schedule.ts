@@ -1,12 +1,13 @@
 import type { Tx } from '../../db/client.ts';
 import { TX_OPTIONS } from '../../entries/operations/entry.ts';
-import { authorize, type Ctx, type Services } from '../../context.ts';
+import { type Ctx, type Services } from '../../context.ts';
 import { conflict, validationFailed } from '../../errors.ts';
 import { emitReleaseEvent } from '../../events/outbox.ts';
 import { cancelReleaseRuns, parseRunAt, scheduleReleaseRun } from '../../schedules/operations.ts';
 import type { ReleaseRunner } from '../../schedules/runners.ts';
 import { RELEASE_INCLUDE, serializeRelease, type ReleaseView } from '../model.ts';
 import { lockRelease } from './find.ts';
+import { authorizeReleases } from './access.ts';
 import { publishRelease } from './publish.ts';
 
 /**
@@ -19,7 +20,7 @@ import { publishRelease } from './publish.ts';
 
 /** POST /api/releases/{id}/schedule `{ publish_at }`: (re)schedules the release's publish. */
 export async function scheduleRelease(ctx: Ctx, id: string, body: unknown): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const publishAt = parseRunAt((body as { publish_at?: unknown } | null)?.publish_at, 'publish_at');
   const { view, run, dropped } = await ctx.db.$transaction(async (tx: Tx) => {
     const release = await lockRelease(tx, ctx, id);
@@ -41,7 +42,7 @@ export async function scheduleRelease(ctx: Ctx, id: string, body: unknown): Prom
 
 /** DELETE /api/releases/{id}/schedule: back to `open`; its pending run is cancelled. */
 export async function unscheduleRelease(ctx: Ctx, id: string): Promise<ReleaseView> {
-  authorize(ctx, 'update');
+  authorizeReleases(ctx, 'update');
   const { view, dropped } = await ctx.db.$transaction(async (tx: Tx) => {
     const release = await lockRelease(tx, ctx, id);
     if (release.status !== 'scheduled') throw conflict(`The release is ${release.status}, not scheduled.`);

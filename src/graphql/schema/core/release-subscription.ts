@@ -1,7 +1,7 @@
 import { builder } from '../common/builder.ts';
 import { ReleaseType } from './release.ts';
 import type { ReleaseView } from '../../../releases/model.ts';
-import { authorizeReleaseEvents, releaseEventShown } from '../../../releases/operations/live.ts';
+import { authorizeReleases, releaseEventShown } from '../../../releases/operations/access.ts';
 import type { ReleaseChange as LiveReleaseChange } from '../../../live/stream.ts';
 import { RELEASE_EVENTS, type ReleaseEventName } from '../../../events/names.ts';
 import { attachLive, lastEventIdOf } from '../../subscriptions/sse.ts';
@@ -42,7 +42,7 @@ builder.subscriptionField('releaseChanged', (t) =>
     },
     subscribe: async (_root, args, c) => {
       const ctx = await c.auth();
-      authorizeReleaseEvents(ctx);
+      authorizeReleases(ctx, 'read');
       const events = args.events?.length ? new Set(args.events) : undefined;
       // The outbox holds what serializeRelease wrote (src/releases/model.ts), as JSON.
       const render = liveRenderer<ReleaseChangePayload, LiveReleaseChange>(c, async (change, rctx) => {
