@@ -375,8 +375,9 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       pass: searchPass,
     });
 
-    // Locale fallback reads, in a database of their own for the same reason (bench/fallback.ts).
-    const fallbackDb = bench.owned ? await openBenchDatabase('cms_bench_fallback') : bench;
+    // Locale fallback reads, in a database of their own for the same reason (bench/fallback.ts); the
+    // quick run's few hundred rows go in the run's database, which spares a migration.
+    const fallbackDb = bench.owned && !QUICK ? await openBenchDatabase('cms_bench_fallback') : bench;
     const fb = await runFallbackBench(fallbackDb.db, {
       rows: K.fallbackRows,
       iterations: K.fallbackIterations,
