@@ -5,7 +5,7 @@
  * Knobs (env): DATABASE_URL (else a fresh cms_bench_<random> database, dropped afterwards), REDIS_URL
  * (default redis://127.0.0.1:6379, unique queue prefix), BENCH_QUICK, BENCH_DURATION (s per load run),
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
- * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
+ * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_FALLBACK_ROWS, BENCH_FALLBACK_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
  * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone), BENCH_SCHEDULES (bench/schedules.ts, alone).
  */
@@ -22,6 +22,7 @@ import { cleanRedis } from './lib/redis.ts';
 import { formatTable, formatTargets, loadRow, ratio, type Row, type Target } from './lib/report.ts';
 import { runWhereBench } from './where.ts';
 import { runSearchBench } from './search.ts';
+import { runFallbackBench } from './fallback.ts';
 import { liveReport, runLiveBench } from './live.ts';
 import { OPS_COST_ROWS, runOpsCost } from './ops-cost.ts';
 import { UNCACHED_ROWS, runUncached } from './lib/uncached.ts';
@@ -46,6 +47,8 @@ const K = {
   whereIterations: num('BENCH_WHERE_ITERATIONS', 60, 5),
   searchRows: num('BENCH_SEARCH_ROWS', 1_000_000, 2000),
   searchIterations: num('BENCH_SEARCH_ITERATIONS', 60, 5),
+  fallbackRows: num('BENCH_FALLBACK_ROWS', 1_000_000, 800),
+  fallbackIterations: num('BENCH_FALLBACK_ITERATIONS', 60, 3),
   webhookEvents: num('BENCH_WEBHOOK_EVENTS', 5000, 100),
   schemaBuilds: num('BENCH_SCHEMA_BUILDS', 7, 1),
   coldStarts: num('BENCH_COLD_STARTS', 3, 1),
@@ -66,6 +69,9 @@ const R = {
   live: 'live subscriptions (SSE)',
   schema: 'GraphQL schema build 50×20',
   search: 'search, two words, 25 by relevance + total',
+  fallback: 'fallback list, 3-locale chain, 25 rows + total',
+  fallbackAll: 'fallback list, 3-locale chain, 25 rows + total, no where',
+  fallbackGet: 'fallback get by uuid, 3-locale chain',
   bare: 'ceiling: bare node:http',
   select: 'ceiling: raw pg SELECT (16 in flight)',
   yoga: 'ceiling: stock Yoga { __typename }',
@@ -90,6 +96,9 @@ export const SCENARIO_ROWS = [
   IMAGE_ROWS.rendering,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.search,
+  R.fallback,
+  R.fallbackAll,
+  R.fallbackGet,
   R.bulk,
   R.bulkPublished,
   RELEASE_ROWS.publish,
@@ -364,6 +373,31 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       name: `search (two words at ${int(K.searchRows)} entries, 25 rows by relevance and the total): p50 < 20 ms`,
       measured: `p50 ${ms(found.p50)} ms, p95 ${ms(found.p95)} ms, ${int(found.total)} matches`,
       pass: searchPass,
+    });
+
+    // Locale fallback reads, in a database of their own for the same reason (bench/fallback.ts); the
+    // quick run's few hundred rows go in the run's database, which spares a migration.
+    const fallbackDb = bench.owned && !QUICK ? await openBenchDatabase('cms_bench_fallback') : bench;
+    const fb = await runFallbackBench(fallbackDb.db, {
+      rows: K.fallbackRows,
+      iterations: K.fallbackIterations,
+      plans: process.env.BENCH_PLANS === '1',
+      log: QUICK ? () => {} : log,
+    }).finally(() => (fallbackDb === bench ? undefined : fallbackDb.close()));
+    const fallbackPass = fb.page.p50 < 20;
+    const seededNote = fb.seedSeconds === null ? '' : `; seeded in ${fb.seedSeconds.toFixed(0)} s`;
+    rows.push({
+      scenario: R.fallback,
+      p50: fb.page.p50,
+      p95: fb.page.p95,
+      note: `${fallbackPass ? 'PASS' : 'MISS'} (p50 < 20 ms); ${int(K.fallbackRows)} entries, ${int(fb.groups)} groups, de-at → de → en; where views < 1000, total ${int(fb.page.total)}; plain en page p50 ${ms(fb.ceiling)} ms${seededNote}`,
+    });
+    rows.push({ scenario: R.fallbackAll, p50: fb.all.p50, p95: fb.all.p95, note: `total ${int(fb.all.total)} groups: one index-only pass over the collection's fallback index` });
+    rows.push({ scenario: R.fallbackGet, p50: fb.get.p50, p95: fb.get.p95, note: 'an en uuid whose group answers in de' });
+    targets.splice(4, 0, {
+      name: `fallback list (${int(K.fallbackRows)} entries, 3-locale chain, where on a field, 25 rows and the total): p50 < 20 ms`,
+      measured: `p50 ${ms(fb.page.p50)} ms, p95 ${ms(fb.page.p95)} ms, total ${int(fb.page.total)}; get by uuid p50 ${ms(fb.get.p50)} ms`,
+      pass: fallbackPass,
     });
   } finally {
     await bench.close();

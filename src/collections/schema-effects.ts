@@ -4,6 +4,7 @@ import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
 import { syncSearchIndexes, syncSearchIndexesIn } from './search-indexes.ts';
+import { syncFallbackIndexes, syncFallbackIndexesIn } from './fallback-indexes.ts';
 
 /** Redis channel on which schema changes are announced to every replica. */
 export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
@@ -37,14 +38,18 @@ export function databaseIdentityOf(database: Database): Promise<string> {
 
 /**
  * What a schema change must do besides its rows: the per-field filter indexes and the collections'
- * search indexes to build or drop.
+ * search and fallback indexes to build or drop.
  * Collected inside the transaction, applied by `applyAfterCommit` (or `applyInTransaction` when the
  * change joins a caller's transaction).
  */
 export class SchemaEffects {
   readonly created: Array<{ collectionId: number; field: Field }> = [];
   readonly dropped: number[] = [];
-  /** Collections whose searchable fields may have changed: their search indexes are built or dropped (search-indexes.ts). */
+  /**
+   * Collections whose searchable fields may have changed: their search indexes are built or dropped
+   * (search-indexes.ts), and their fallback indexes built if new or dropped with the collection
+   * (fallback-indexes.ts): every collection gains a field when it is made.
+   */
   readonly searchCollections = new Set<number>();
 
   fieldAdded(collectionId: number, field: Field): void {
@@ -82,6 +87,7 @@ export async function applyAfterCommit(
     for (const id of effects.dropped) await dropFieldIndexes(services.database, id);
     for (const { collectionId, field } of effects.created) await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
     await syncSearchIndexes(services.database, effects.searchCollections);
+    await syncFallbackIndexes(services.database, effects.searchCollections);
   } catch (err) {
     services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
   }
@@ -96,6 +102,7 @@ export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promis
   ];
   for (const sql of statements) await tx.$executeRawUnsafe(sql);
   await syncSearchIndexesIn(tx, effects.searchCollections);
+  await syncFallbackIndexesIn(tx, effects.searchCollections);
 }
 
 /**

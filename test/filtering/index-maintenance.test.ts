@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { fieldIndexName } from '../../src/collections/field-indexes.ts';
+import { fallbackIndexName } from '../../src/collections/fallback-indexes.ts';
 
 /**
  * Per-field filter indexes follow the schema through the admin API: a new field gets its index, a
- * rename rebuilds it on the new key, and deleting the field or its collection drops it.
+ * rename rebuilds it on the new key, and deleting the field or its collection drops it. The
+ * collection's locale fallback indexes come with it and go with it.
  */
 for (const embedded of [false, true]) describe(`filter index maintenance (${embedded ? 'PGlite' : 'PostgreSQL'})`, () => {
   let t: TestApp;
@@ -32,10 +34,15 @@ for (const embedded of [false, true]) describe(`filter index maintenance (${embe
     return res.body.fields.find((f: { name: string }) => f.name === name);
   };
 
-  it('builds the indexes of fields created with the collection', async () => {
+  const collectionId = async (): Promise<number> => (await api('GET', '/api/collections/books')).body.id;
+
+  it('builds the indexes of fields created with the collection, and its fallback indexes', async () => {
     const title = await fieldOf('title');
     expect(await indexDef(fieldIndexName(title.id, 'data'))).toMatch(/gin_trgm_ops/);
     expect(await indexDef(fieldIndexName(title.id, 'published_data'))).toMatch(/gin_trgm_ops/);
+    const id = await collectionId();
+    expect(await indexDef(fallbackIndexName(id, 'd'))).toMatch(new RegExp(`\\(translation_group_id, locale, id\\) WHERE \\(\\(collection_id = ${id}\\) AND \\(deleted_at IS NULL\\)\\)$`));
+    expect(await indexDef(fallbackIndexName(id, 'p'))).toMatch(/\(translation_group_id, locale, id\) WHERE .*published_version_id IS NOT NULL/);
   });
 
   it('builds, rebuilds on rename and drops the index of a field added later', async () => {
@@ -64,7 +71,10 @@ for (const embedded of [false, true]) describe(`filter index maintenance (${embe
 
   it('drops the indexes of every field when the collection is deleted', async () => {
     const title = await fieldOf('title');
+    const id = await collectionId();
     expect((await api('DELETE', '/api/collections/books', { slug: 'books' })).status).toBe(204);
     expect(await indexDef(fieldIndexName(title.id, 'data'))).toBeNull();
+    expect(await indexDef(fallbackIndexName(id, 'd'))).toBeNull();
+    expect(await indexDef(fallbackIndexName(id, 'p'))).toBeNull();
   });
 });

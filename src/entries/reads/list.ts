@@ -13,7 +13,7 @@ import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
 import { contentLoaders } from './loaders.ts';
 import { attachScores, listSearch, type ListSearch } from './search.ts';
-import { fallbackFor, resolvedCondition } from './fallback.ts';
+import { fallbackFor, resolvedCondition, resolvedCountStatement } from './fallback.ts';
 import type { EntryResource, EntryRow, ReadOptions, ReadState } from '../types.ts';
 
 /** Rows a list read without paging returns at most (with or without a limit). */
@@ -74,7 +74,8 @@ interface ListPlan {
   hasFilter: boolean;
   /** The list's search, when it has one (search.ts). */
   search: ListSearch | null;
-  countWhere: Prisma.Sql;
+  /** The COUNT of every match, as `total` (countStatement, or resolvedCountStatement for an unfiltered fallback list). */
+  count: Prisma.Sql;
   /** Rows of the page at `offset`, in the list's order, their linked entries handed to the serializer. */
   select: (order: Prisma.Sql, limit: number, offset: number) => Promise<ReadRow[]>;
   /** The same page and the number of all matches (pageWith). */
@@ -108,11 +109,12 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   const locale = options.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
 
   // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
-  const conds: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
-  if (fallback) conds.push(resolvedCondition(fallback, options.state));
-  else if (locale) conds.push(Prisma.sql`e.locale = ${locale}`);
+  const live: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
-  if (options.state === 'published') conds.push(publishedReadCondition('e'));
+  if (options.state === 'published') live.push(publishedReadCondition('e'));
+  const conds = [...live];
+  if (fallback) conds.splice(2, 0, resolvedCondition(fallback, options.state, collection.id));
+  else if (locale) conds.splice(2, 0, Prisma.sql`e.locale = ${locale}`);
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
   const filter = await compileWhereWithCount(options.where, {
     db: ctx.db,
@@ -128,6 +130,7 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   const where = Prisma.join(filter ? [...conds, filter.rows] : conds, ' AND ');
   // A COUNT has no order to walk, so it takes the filter's counting form (compileWhereWithCount).
   const countWhere = filter && filter.count !== filter.rows ? Prisma.join([...conds, filter.count], ' AND ') : where;
+  const count = fallback && fallback.chain.length > 1 && !filter && !search ? resolvedCountStatement(fallback, Prisma.join(live, ' AND ')) : countStatement(countWhere);
 
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
   const read = readColumns(ctx, collection, options.state);
@@ -145,10 +148,10 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   };
   const selectCounted = async (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => {
     const rowsStatement = onePass ? null : linkedPage(order, limit, offset);
-    const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, countWhere, rowsStatement });
+    const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, count, rowsStatement });
     return { rows: settle(found.rows), total: found.total };
   };
-  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null || search !== null, search, countWhere, select, selectCounted };
+  const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null || search !== null, search, count, select, selectCounted };
   return { isSingleton: collection.isSingleton, plan };
 }
 
@@ -167,8 +170,8 @@ async function serialized(plan: ListPlan, rows: ReadRow[]): Promise<EntryResourc
 
 /** How many entries the list holds. */
 export async function countEntries({ plan }: EntryList): Promise<number> {
-  const [{ count }] = await readRows<{ count: number }>(plan.ctx, Prisma.sql`SELECT count(*)::int AS count FROM entries e WHERE ${plan.countWhere}`);
-  return count;
+  const [{ total }] = await readRows<{ total: number }>(plan.ctx, plan.count);
+  return total;
 }
 
 /** The list's first entry in its order, or null when it holds none (a singleton without an entry for the locale). */
@@ -256,24 +259,25 @@ export async function pageWith<R extends ReadRow = EntryRow>(
   run: StatementRunner,
   where: Prisma.Sql,
   order: Prisma.Sql,
-  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; rowsStatement?: RowsStatement | null },
+  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; count?: Prisma.Sql; rowsStatement?: RowsStatement | null },
 ): Promise<{ rows: R[]; total: number }> {
   const { limit, offset } = opts;
   const columns = opts.columns ?? ENTRY_COLUMNS;
   // The same matches as `where`, possibly in a form that only a COUNT plans well (compileWhereWithCount).
-  const countWhere = opts.countWhere ?? where;
+  // `count`: the whole COUNT statement, when the matches have a cheaper count than `where`'s.
+  const count = opts.count ?? countStatement(opts.countWhere ?? where);
   if (!opts.onePass) {
     // `rowsStatement`: the same rows in another form (page-rows.ts), with its prepared name.
     const page = opts.rowsStatement ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
     const [rows, [{ total }]] = await Promise.all([
       run<R>(page.statement, page.name),
-      run<{ total: number }>(countStatement(countWhere)),
+      run<{ total: number }>(count),
     ]);
     return { rows, total };
   }
   const found = await run<R & { total: number }>(onePassPageStatement(where, order, limit, offset, columns));
   if (found.length === 0) {
-    const total = offset === 0 ? 0 : (await run<{ total: number }>(countStatement(countWhere)))[0].total;
+    const total = offset === 0 ? 0 : (await run<{ total: number }>(count))[0].total;
     return { rows: [], total };
   }
   return { rows: found.map(({ total: _total, ...row }) => row as unknown as R), total: found[0].total };

@@ -142,6 +142,20 @@ for (const embedded of [false, true]) describe(`locale fallback reads (REST, ${e
     expect(both.body.errors.fallback).toBeDefined();
   });
 
+  it('answers a group holding two entries of one locale once, with the older entry', async () => {
+    // Linking refuses such a group; data written before that rule (or by hand) may still hold one.
+    await w.collection({ slug: 'pages', fields: [field.text('title')] });
+    await entry('pages', 'pEn', 'en', { title: 'P en' });
+    await entry('pages', 'pDe', 'de', { title: 'P de' }, { of: 'pEn' });
+    await entry('pages', 'pDe2', 'de', { title: 'P de again' });
+    await w.t.database.prisma.$executeRaw`UPDATE entries SET translation_group_id = (SELECT translation_group_id FROM entries WHERE uuid = ${u.pEn}::uuid) WHERE uuid = ${u.pDe2}::uuid`;
+    const page = await ok('GET', '/api/pages?locale=de-at&fallback=true&paginate=10');
+    expect(titles(page.body.data)).toEqual(['P de']);
+    expect(page.body.meta.total).toBe(1);
+    expect((await ok('GET', '/api/pages?locale=de-at&fallback=true&count=1')).body).toEqual({ count: 1 });
+    expect((await ok('GET', `/api/pages/${u.pDe2}?locale=de-at&fallback=true`)).body.uuid).toBe(u.pDe);
+  });
+
   it('drops cached fallback reads when a fallback changes and when a locale along the chain changes', async () => {
     const url = '/api/notes?locale=de-at&fallback=true&sort=title:asc';
     await entry('notes', 'nEn', 'en', { title: 'note en' });
