@@ -17,6 +17,8 @@ export interface CacheScope {
 export interface CachedAnswer {
   json: string;
   etag?: string;
+  /** A delivery token's answer: the CDN tags of what it showed (src/edge/cdn/headers.ts). */
+  tags?: readonly string[];
 }
 
 /** What a cached read shows: the published or the draft content of one collection (by slug). */

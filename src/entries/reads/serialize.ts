@@ -190,6 +190,14 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
     },
   };
   const exclude = opts.exclude?.length ? new Set(opts.exclude) : undefined;
+  const shown = ctx.shown;
+  if (shown) {
+    // Every link counts, found or not: publishing a linked entry that shows nowhere yet changes this answer too.
+    for (const row of rows) shown.entries.add(row.uuid);
+    for (const u of relationUuids) shown.entries.add(u);
+    for (const t of targets.values()) shown.entries.add(t.uuid);
+    for (const s of schemas.values()) shown.collections.add(s.uuid);
+  }
   return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state, requested));
 }
 
