@@ -58,7 +58,10 @@ export function bullPurgeQueue(redisUrl: string, adapter: PurgeAdapter, log: Log
   queue.on('error', (err) => log.debug({ err: err.message }, 'purge queue error'));
   const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   workerConnection.on('error', (err) => log.debug({ err: err.message }, 'purge worker connection error'));
-  const worker = new Worker<PurgeJob>(name, async (job: Job<PurgeJob>) => adapter.purge(job.data.tags), {
+  const worker = new Worker<PurgeJob>(name, async (job: Job<PurgeJob>) => {
+    await adapter.purge(job.data.tags);
+    log.debug({ purge: job.id, tags: job.data.tags.length, cdn: adapter.name }, 'CDN purge sent');
+  }, {
     connection: workerConnection,
     prefix: opts.prefix,
     concurrency: 8,
@@ -103,7 +106,7 @@ export function localPurgeQueue(adapter: PurgeAdapter, log: Logger, opts: PurgeQ
   const run = (id: string, tags: readonly string[], attempt: number, delay: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      adapter.purge(tags).catch((err: unknown) => {
+      adapter.purge(tags).then(() => log.debug({ purge: id, tags: tags.length, cdn: adapter.name }, 'CDN purge sent'), (err: unknown) => {
         const final = attempt >= attempts;
         log[final ? 'error' : 'warn']({ purge: id, attempt, cdn: adapter.name, err: (err as Error).message }, final ? 'CDN purge given up' : 'CDN purge failed; will retry');
         if (!final && !closed) run(id, tags, attempt + 1, backoff * 2 ** (attempt - 1));
