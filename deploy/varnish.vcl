@@ -19,6 +19,8 @@ backend api {
         .timeout = 1s;
         .window = 3;
         .threshold = 2;
+        # Healthy from the start: the proxy waits for a ready API anyway.
+        .initial = 2;
     }
 }
 
