@@ -12,7 +12,8 @@ describe('delivery tokens', () => {
   let delivery: Record<string, string>;
 
   beforeAll(async () => {
-    w = await world({ project: { name: 'Delivery' }, collections: [posts()], tokens: { reader: ['read'] } });
+    // The authentication cache on, as in production: repeated reads over a socket take the early lane.
+    w = await world({ app: { env: { AUTH_CACHE_MS: '1000' } }, project: { name: 'Delivery' }, collections: [posts()], tokens: { reader: ['read'] } });
     post = (await w.api('POST', '/api/posts', { state: 'published', data: { title: 'Live' } })).body.uuid;
     await w.api('PATCH', `/api/posts/${post}`, { data: { title: 'Draft title' } });
     const res = await w.api('POST', '/api/project/tokens', { name: 'site', abilities: ['read'], delivery: true });
@@ -70,5 +71,23 @@ describe('delivery tokens', () => {
     }
     const g = await w.t.request({ method: 'GET', url: `/graphql?query=${q}`, headers: { ...w.tokens.reader, accept: 'application/json' } });
     expect(g.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers the same headers and tags from every lane over a socket (router, early REST lane, early GraphQL lane)', async () => {
+    await w.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(w.t.app.server.address() as { port: number }).port}`;
+    const q = encodeURIComponent(`{ posts { data { title } } }`);
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${base}/api/posts/${post}`, { headers: delivery });
+      expect(r.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=3600/);
+      expect(r.headers.get('surrogate-key')?.split(' ')).toEqual([`p:${w.p.uuid}`, `c:${w.c.posts.uuid}`, `e:${post}`]);
+      expect(r.headers.get('etag')).toMatch(/^"/);
+      const g = await fetch(`${base}/graphql?query=${q}`, { headers: { ...delivery, accept: 'application/json' } });
+      expect(g.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=3600/);
+      expect(g.headers.get('surrogate-key')?.split(' ')).toContain(`e:${post}`);
+      const other = await fetch(`${base}/api/posts/${post}`, { headers: w.tokens.reader });
+      expect(other.headers.get('cache-control')).toBe('no-cache');
+      expect(other.headers.get('surrogate-key')).toBeNull();
+    }
   });
 });

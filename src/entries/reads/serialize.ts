@@ -152,7 +152,8 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   const nestedData = (field: FieldDef, target: ReadRow): EntryData | null => {
     if (opts.state === 'draft') return sourceData(target, 'draft');
     if (target.publishedVersionId !== null) return sourceData(target, 'published');
-    return field.options.includeDraft ? sourceData(target, 'draft') : null;
+    // A delivery token reads published content only: `includeDraft` shows it no linked draft.
+    return field.options.includeDraft && !ctx.scope?.delivery ? sourceData(target, 'draft') : null;
   };
   const collectNestedMedia = (field: FieldDef, value: unknown) => {
     if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
