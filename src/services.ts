@@ -63,7 +63,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     knownRestReads: config.READ_CACHE_MB > 0 ? new KnownRestReads() : undefined,
-    graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0)) : undefined,
+    graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0) + 2 * (r.tags?.join(' ').length ?? 0)) : undefined,
     authCache,
     trustedDocuments,
     changeHints,
