@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { world, posts, type World } from '../helpers/world.ts';
+import { world, posts, authors, field, type World } from '../helpers/world.ts';
 
 /**
  * Delivery tokens: issued with `delivery: true` (read only), they read the published view alone, and
@@ -13,7 +13,7 @@ describe('delivery tokens', () => {
 
   beforeAll(async () => {
     // The authentication cache on, as in production: repeated reads over a socket take the early lane.
-    w = await world({ app: { env: { AUTH_CACHE_MS: '1000' } }, project: { name: 'Delivery' }, collections: [posts()], tokens: { reader: ['read'] } });
+    w = await world({ app: { env: { AUTH_CACHE_MS: '1000' } }, project: { name: 'Delivery' }, collections: [authors(), posts(field.relation('author', 'authors', 1, { includeDraft: true }))], tokens: { reader: ['read'] } });
     post = (await w.api('POST', '/api/posts', { state: 'published', data: { title: 'Live' } })).body.uuid;
     await w.api('PATCH', `/api/posts/${post}`, { data: { title: 'Draft title' } });
     const res = await w.api('POST', '/api/project/tokens', { name: 'site', abilities: ['read'], delivery: true });
@@ -71,6 +71,21 @@ describe('delivery tokens', () => {
     }
     const g = await w.t.request({ method: 'GET', url: `/graphql?query=${q}`, headers: { ...w.tokens.reader, accept: 'application/json' } });
     expect(g.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('tags a read with every entry it hydrates or links, published or not, and shows a delivery token no linked draft', async () => {
+    const ann = (await w.api('POST', '/api/authors', { state: 'published', data: { name: 'Ann' } })).body.uuid;
+    const bob = (await w.api('POST', '/api/authors', { data: { name: 'Draft Bob' } })).body.uuid;
+    const withAnn = (await w.api('POST', '/api/posts', { state: 'published', data: { title: 'By Ann', author: ann } })).body.uuid;
+    const withBob = (await w.api('POST', '/api/posts', { state: 'published', data: { title: 'By Bob', author: bob } })).body.uuid;
+    const a = await w.api('GET', `/api/posts/${withAnn}`, undefined, delivery);
+    expect(a.body.fields.author.fields).toEqual({ name: 'Ann' });
+    expect(String(a.headers['surrogate-key']).split(' ')).toEqual(expect.arrayContaining([`c:${w.c.authors.uuid}`, `e:${withAnn}`, `e:${ann}`]));
+    // includeDraft shows other tokens the draft author; a delivery token sees none, yet the answer names Bob: publishing him changes it.
+    expect((await w.api('GET', `/api/posts/${withBob}`, undefined, w.tokens.reader)).body.fields.author.fields).toEqual({ name: 'Draft Bob' });
+    const b = await w.api('GET', `/api/posts/${withBob}`, undefined, delivery);
+    expect(b.body.fields.author ?? null).toBeNull();
+    expect(String(b.headers['surrogate-key']).split(' ')).toContain(`e:${bob}`);
   });
 
   it('answers the same headers and tags from every lane over a socket (router, early REST lane, early GraphQL lane)', async () => {
