@@ -33,6 +33,7 @@ import { COLD_START_ROWS, runColdStart } from './cold-start.ts';
 import { WRITE_CONCURRENCY_ROWS, runWriteConcurrency } from './write-concurrency.ts';
 import { RELEASE_ROWS, runReleaseBench } from './releases.ts';
 import { SCHEDULE_ROWS, runScheduleBench } from './schedules.ts';
+import { EDGE_ROWS, runEdgeBench } from './edge.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -94,6 +95,8 @@ export const SCENARIO_ROWS = [
   ...WRITE_CONCURRENCY_ROWS,
   IMAGE_ROWS.idle,
   IMAGE_ROWS.rendering,
+  EDGE_ROWS.direct,
+  EDGE_ROWS.varnish,
   ...WHERE_CASES.map((c) => `where ${c}`),
   R.search,
   R.fallback,
@@ -274,6 +277,9 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     const images = await runImageBench({ ...common, renderClients: 4, images: QUICK ? 1 : 6, small: QUICK, log: QUICK ? undefined : log });
     rows.push(...images.rows);
     targets.push(...images.targets);
+    const edge = await runEdgeBench(common);
+    rows.push(...edge.rows);
+    targets.push(...edge.targets);
     await cleanRedis(redisUrl, prefix);
   }
 

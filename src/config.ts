@@ -252,6 +252,40 @@ const envSchema = z
   IMAGE_RENDER_QUEUE: int(16, 0, 10_000),
   IMAGE_RENDER_THREADS: int(1, 1, 64),
   IMAGE_RENDERS_PER_MINUTE_ADDRESS: int(60, 1, 1_000_000),
+  /**
+   * The CDN in front of delivery-token reads (docs/foundation.md, "Scaling out: the CDN"): which purge
+   * adapter runs (`none` sends nothing), how long an edge may keep an answer (`s-maxage`) and serve it
+   * stale while it refetches (`stale-while-revalidate`), the response header carrying the purge tags,
+   * and how long a purge waits after the commit so that every replica's change feed has read it first.
+   */
+  EDGE_PURGE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || ['none', 'varnish', 'fastly', 'cloudflare'].includes(v), { message: 'must be none, varnish, fastly or cloudflare' })
+    .transform((v) => (v === undefined || v === '' ? 'none' : v) as 'none' | 'varnish' | 'fastly' | 'cloudflare'),
+  EDGE_MAX_AGE: int(3600, 0, 31_536_000),
+  EDGE_SWR: int(30, 0, 31_536_000),
+  EDGE_TAG_HEADER: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[A-Za-z0-9-]{1,64}$/.test(v), { message: 'must be a header name such as Surrogate-Key or Cache-Tag' })
+    .transform((v) => (v === undefined || v === '' ? 'Surrogate-Key' : v)),
+  EDGE_PURGE_DELAY_MS: int(250, 0, 60_000),
+  /** Varnish instances (comma-separated base URLs) that take `PURGE` with an `xkey-softpurge` header (deploy/varnish.vcl). */
+  VARNISH_PURGE_URLS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((u) => u.trim()).filter(Boolean))
+    .refine((list) => list.every((u) => /^https?:\/\/[^\s]+$/.test(u)), { message: 'must be a comma-separated list of URLs such as http://varnish:80' }),
+  FASTLY_API_URL: url(['http', 'https'], 'https://api.fastly.com').transform((v) => v ?? 'https://api.fastly.com'),
+  FASTLY_SERVICE_ID: optionalText(),
+  FASTLY_API_TOKEN: optionalText(),
+  CLOUDFLARE_API_URL: url(['http', 'https'], 'https://api.cloudflare.com/client/v4').transform((v) => v ?? 'https://api.cloudflare.com/client/v4'),
+  CLOUDFLARE_ZONE_ID: optionalText(),
+  CLOUDFLARE_API_TOKEN: optionalText(),
   /** `production` stops the API from handing email verification tokens to callers (docs/auth.md). */
   NODE_ENV: z.string().trim().optional().transform((v) => (v === undefined || v === '' ? 'development' : v)),
   AUTH_JWT_KEYS: jwtKeys,
@@ -280,6 +314,15 @@ const envSchema = z
     .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
 })
   .superRefine((c, ctx) => {
+    const needs: Record<string, Array<keyof typeof c>> = {
+      varnish: ['VARNISH_PURGE_URLS'],
+      fastly: ['FASTLY_SERVICE_ID', 'FASTLY_API_TOKEN'],
+      cloudflare: ['CLOUDFLARE_ZONE_ID', 'CLOUDFLARE_API_TOKEN'],
+    };
+    for (const name of needs[c.EDGE_PURGE] ?? []) {
+      const v = c[name];
+      if (v === undefined || (Array.isArray(v) && v.length === 0)) ctx.addIssue({ code: 'custom', path: [name], message: `must be set when EDGE_PURGE=${c.EDGE_PURGE}` });
+    }
     if (c.ASSET_STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when ASSET_STORAGE=s3' });
     if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
       ctx.addIssue({ code: 'custom', path: [c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'must be set together with the other S3 key variable' });

@@ -44,8 +44,20 @@ export interface TokenScope {
   preview: boolean;
   /** A preview token's release, or null. */
   release: string | null;
+  /**
+   * A delivery token: reads the published view only (drafts, release previews and version history
+   * answer 403), and its published answers may be kept by a CDN (src/edge/cdn/).
+   */
+  delivery: boolean;
   /** A short digest of everything above: cached reads and schemas built for one scope carry it in their key. */
   digest: string;
+}
+
+/** Entries (shown or linked, by uuid), collections (by uuid) and collection listings a read's answer depends on. */
+export interface ShownContent {
+  entries: Set<string>;
+  collections: Set<string>;
+  lists: Set<string>;
 }
 
 /** Who is acting. Token actors come from the API; system actors are the CLI, seeding, a dashboard. */
@@ -81,6 +93,11 @@ export interface Ctx {
   actor: Actor;
   /** The token's scope, when it has one. */
   scope?: TokenScope;
+  /**
+   * What a published read showed, collected while it renders (src/entries/reads/serialize.ts) so its
+   * answer can name them to a CDN: set only for delivery tokens' reads, by the read's caller.
+   */
+  shown?: ShownContent;
   source: EventSource;
   log: Logger;
   /** Per-request memo (DataLoaders and similar), keyed by the module that owns the entry. */

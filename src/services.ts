@@ -21,6 +21,10 @@ import { TrustedDocumentMemory } from './persisted/memory.ts';
 import { TokenUsage } from './auth/token-usage.ts';
 import type { AuthRow } from './auth/credentials.ts';
 import { createWebhookRuntime } from './delivery/runtime.ts';
+import { webhookOptions } from './delivery/options.ts';
+import { purgeAdapterFor } from './edge/cdn/purge-adapters.ts';
+import { bullPurgeQueue, localPurgeQueue } from './edge/cdn/purge-queue.ts';
+import { EdgePurger } from './edge/cdn/purger.ts';
 import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
 import { createScheduleRuntime } from './schedules/runtime.ts';
@@ -59,7 +63,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
     knownRestReads: config.READ_CACHE_MB > 0 ? new KnownRestReads() : undefined,
-    graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0)) : undefined,
+    graphqlReadCache: config.READ_CACHE_MB > 0 ? new ReadCache<CachedAnswer>(config.READ_CACHE_MB * 1_048_576, (r) => 2 * r.json.length + (r.etag?.length ?? 0) + 2 * (r.tags?.join(' ').length ?? 0)) : undefined,
     authCache,
     trustedDocuments,
     changeHints,
@@ -96,8 +100,17 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       await database.close();
     },
   };
-  // Webhook delivery hears of this process's outbox writes at once: embedded PGlite has no LISTEN.
+  // Webhook delivery (and the CDN purger) hear of this process's outbox writes at once: embedded PGlite has no LISTEN.
   services.outboxReaders = [services.webhooks];
+  const adapter = purgeAdapterFor(config);
+  if (adapter) {
+    const queueOptions = { prefix: webhookOptions(config).queuePrefix, delayMs: config.EDGE_PURGE_DELAY_MS };
+    const queue = config.REDIS_URL ? bullPurgeQueue(config.REDIS_URL, adapter, log, queueOptions) : localPurgeQueue(adapter, log, queueOptions);
+    const purger = new EdgePurger({ database, log, queue, listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined });
+    await purger.start();
+    services.outboxReaders = [services.webhooks, purger];
+    services.onClose.push(() => purger.close());
+  }
   services.onClose.push(() => services.webhooks.close());
   // Release schedules run the releases domain's publish (the schedules domain does not know releases).
   services.schedules!.releases = releaseRunner;

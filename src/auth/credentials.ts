@@ -41,6 +41,8 @@ export interface AuthRow {
   token_fields: Record<string, string[]> | null;
   expires_at: Date | null;
   release_id: string | null;
+  /** A delivery token (published reads only, answers a CDN may keep); null without a token. */
+  token_delivery: boolean | null;
   /** Whether the project runs only its trusted documents: read here so GraphQL asks no second statement. */
   trusted_documents_enforced: boolean;
 }
@@ -56,7 +58,7 @@ export const AUTH_SQL = `
          (SELECT json_object_agg(g.slug, json_build_array(g.collection_id, g.published, g.draft))
             FROM cms_collection_generations(p.id) g) AS collections,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at,
-         t.kind AS token_kind, t.collections AS token_collections, t.fields AS token_fields, t.expires_at, t.release_id::text AS release_id,
+         t.kind AS token_kind, t.collections AS token_collections, t.fields AS token_fields, t.expires_at, t.release_id::text AS release_id, t.delivery AS token_delivery,
          EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced
     FROM projects p
     LEFT JOIN api_tokens t ON t.token_hash = $2

@@ -7,6 +7,7 @@ export interface ScopeColumns {
   token_collections: string[] | null;
   token_fields: Record<string, string[]> | null;
   release_id: string | null;
+  token_delivery: boolean | null;
 }
 
 const scopes = new WeakMap<object, TokenScope | null>();
@@ -27,15 +28,18 @@ export function scopeOfRow(row: ScopeColumns & object): TokenScope | undefined {
 
 function buildScope(row: ScopeColumns): TokenScope | null {
   const preview = row.token_kind === 'preview';
+  const delivery = row.token_delivery === true;
   const fieldEntries = Object.entries(row.token_fields ?? {}).filter(([, names]) => Array.isArray(names));
-  if (!preview && row.token_collections === null && fieldEntries.length === 0) return null;
+  if (!preview && !delivery && row.token_collections === null && fieldEntries.length === 0) return null;
   const collections = row.token_collections === null ? null : [...new Set(row.token_collections)].sort();
   const fields = fieldEntries.map(([slug, names]) => [slug, [...new Set(names)].sort()] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const digest = scopeDigest({ preview, collections, fields, release: row.release_id });
+  // Delivery is part of the digest: its answers carry CDN headers and tags no other token's may.
+  const digest = scopeDigest({ preview, collections, fields, release: row.release_id, ...(delivery ? { delivery } : {}) });
   return {
     collections: collections && new Set(collections),
     fields: new Map(fields.map(([slug, names]) => [slug, new Set(names)])),
     preview,
+    delivery,
     release: row.release_id,
     digest,
   };
@@ -45,6 +49,6 @@ function buildScope(row: ScopeColumns): TokenScope | null {
  * A digest of a scope's content, not of the token: two tokens with the same scope share cached
  * reads and schemas, and no two different scopes ever share one.
  */
-function scopeDigest(parts: { preview: boolean; collections: string[] | null; fields: ReadonlyArray<readonly [string, string[]]>; release: string | null }): string {
+function scopeDigest(parts: { preview: boolean; collections: string[] | null; fields: ReadonlyArray<readonly [string, string[]]>; release: string | null; delivery?: boolean }): string {
   return 's' + createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }

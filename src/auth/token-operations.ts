@@ -19,6 +19,7 @@ const apiTokenBody = z.object({
   collections: z.array(z.string()).nullish(),
   fields: z.record(z.string(), z.array(z.string())).nullish(),
   expires_at: z.string().nullish(),
+  delivery: z.boolean().nullish(),
 });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -30,6 +31,7 @@ export const serializeApiToken = (t: TokenSummary) => ({
   abilities: t.abilities,
   collections: t.collections,
   fields: t.fields,
+  delivery: t.delivery,
   expires_at: iso(t.expiresAt),
   last_used_at: iso(t.lastUsedAt),
   created_at: t.createdAt.toISOString(),
@@ -44,6 +46,7 @@ const issued = (t: IssuedToken) => ({
   abilities: t.abilities,
   collections: t.collections,
   fields: t.fields,
+  delivery: t.delivery,
   expires_at: iso(t.expiresAt),
 });
 
@@ -57,6 +60,7 @@ export async function createApiToken(ctx: Ctx, body: unknown) {
     projectUuid: ctx.project.uuid,
     name: b.name,
     abilities: b.abilities,
+    delivery: b.delivery ?? false,
     scope: { collections: b.collections, fields: b.fields, expiresAt: b.expires_at },
   });
   return issued(token);

@@ -31,6 +31,8 @@ export interface IssuedToken extends StoredScope {
   prefix: string;
   name: string;
   abilities: Grant[];
+  /** Reads the published view only; its answers may be kept by a CDN. */
+  delivery: boolean;
 }
 
 export type TokenKind = 'api' | 'preview';
@@ -41,9 +43,11 @@ export type TokenKind = 'api' | 'preview';
  */
 export async function issueToken(
   db: Tx,
-  input: { projectUuid: string; abilities: string[] | string; name?: string; scope?: ScopeInput; kind?: TokenKind; releaseId?: string | null },
+  input: { projectUuid: string; abilities: string[] | string; name?: string; scope?: ScopeInput; kind?: TokenKind; releaseId?: string | null; delivery?: boolean },
 ): Promise<IssuedToken> {
   const abilities = parseGrants(input.abilities);
+  // A delivery token's answers are kept by a CDN for anyone holding it: it must never be able to write.
+  if (input.delivery && abilities.some((a) => a !== 'read')) throw validationFailed({ abilities: ['A delivery token reads only: its abilities must be read.'] });
   const project = await db.project.findUnique({ where: { uuid: input.projectUuid } });
   if (!project) throw notFound('Project not found.');
   const scope = await checkScopeInput(db, project.id, input.scope ?? {});
@@ -61,9 +65,10 @@ export async function issueToken(
       fields: scope.fields ?? undefined,
       expiresAt: scope.expiresAt,
       releaseId: input.releaseId ?? null,
+      delivery: input.delivery ?? false,
     },
   });
-  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities, ...scope };
+  return { id: row.id, token, prefix: row.prefix, name: row.name, abilities, delivery: row.delivery, ...scope };
 }
 
 /** What an operator may see of a token: never the secret nor its hash. */
@@ -78,13 +83,14 @@ export interface TokenSummary {
   fields: Record<string, string[]> | null;
   expiresAt: Date | null;
   releaseId: string | null;
+  delivery: boolean;
   lastUsedAt: Date | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
 
 const summaryColumns = {
-  id: true, name: true, prefix: true, abilities: true, kind: true, collections: true, fields: true, expiresAt: true, releaseId: true,
+  id: true, name: true, prefix: true, abilities: true, kind: true, collections: true, fields: true, expiresAt: true, releaseId: true, delivery: true,
   lastUsedAt: true, createdAt: true, revokedAt: true,
 } as const;
 

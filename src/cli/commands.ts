@@ -106,14 +106,19 @@ export function buildProgram(version: string, io: { out(s: string): void; err(s:
     .command('create')
     .description('issue an API token; the secret is printed once and only its hash is stored')
     .addOption(projectOption())
-    .requiredOption('--abilities <list>', 'comma-separated: read, create, update, delete, admin, or * for all')
+    .option('--abilities <list>', 'comma-separated: read, create, update, delete, admin, or * for all (required unless --delivery)')
+    .option('--delivery', 'a delivery token: reads published content only, and a CDN may keep its answers (abilities: read)')
     .option('--name <name>', 'label shown by "cms token list"', 'CLI token')
     .option('--collections <slugs>', 'comma-separated collection slugs the token may act on (default: all)')
     .option('--fields <spec>', 'the only fields it may read and write, per collection: "posts:title,body;pages:title"')
     .option('--expires <when>', 'expiry: an ISO 8601 date-time, or a lifetime such as 90m, 12h, 30d')
     .addOption(jsonOption())
-    .action((o: { project: string; abilities: string; name: string; collections?: string; fields?: string; expires?: string; json?: boolean }) =>
-      choose({ json: !!o.json, run: (env) => tokenCreate(env, { projectUuid: o.project, abilities: o.abilities, name: o.name, collections: o.collections, fields: o.fields, expires: o.expires }) }),
+    .action((o: { project: string; abilities?: string; delivery?: boolean; name: string; collections?: string; fields?: string; expires?: string; json?: boolean }) =>
+      choose({
+        json: !!o.json,
+        run: (env) =>
+          tokenCreate(env, { projectUuid: o.project, abilities: o.abilities ?? (o.delivery ? 'read' : ''), delivery: !!o.delivery, name: o.name, collections: o.collections, fields: o.fields, expires: o.expires }),
+      }),
     );
   token
     .command('list')

@@ -9,6 +9,7 @@ const tokenJson = (t: TokenSummary) => ({
   abilities: t.abilities,
   collections: t.collections,
   fields: t.fields,
+  delivery: t.delivery,
   expires_at: isoOrNull(t.expiresAt),
   last_used_at: isoOrNull(t.lastUsedAt),
   created_at: t.createdAt.toISOString(),
@@ -38,12 +39,13 @@ export function parseExpiresOption(when: string, now = Date.now()): string {
 
 export async function tokenCreate(
   env: CliEnv,
-  input: { projectUuid: string; abilities: string; name: string; collections?: string; fields?: string; expires?: string },
+  input: { projectUuid: string; abilities: string; delivery?: boolean; name: string; collections?: string; fields?: string; expires?: string },
 ): Promise<CommandOutput> {
   const db = await env.db();
   const t = await issueToken(db.prisma, {
     projectUuid: input.projectUuid,
     abilities: input.abilities,
+    delivery: input.delivery,
     name: input.name,
     scope: {
       collections: input.collections === undefined ? undefined : list(input.collections),
@@ -55,8 +57,9 @@ export async function tokenCreate(
   if (t.collections) scopeLines.push(['collections', t.collections.join(', ')]);
   if (t.fields) scopeLines.push(['fields', Object.entries(t.fields).map(([c, f]) => `${c}: ${f.join(', ')}`).join('; ')]);
   if (t.expiresAt) scopeLines.push(['expires', t.expiresAt.toISOString()]);
+  if (t.delivery) scopeLines.push(['delivery', 'yes: published reads only, cacheable by a CDN']);
   return {
-    json: { id: t.id, name: t.name, prefix: t.prefix, token: t.token, abilities: t.abilities, collections: t.collections, fields: t.fields, expires_at: isoOrNull(t.expiresAt) },
+    json: { id: t.id, name: t.name, prefix: t.prefix, token: t.token, abilities: t.abilities, collections: t.collections, fields: t.fields, delivery: t.delivery, expires_at: isoOrNull(t.expiresAt) },
     human: [
       'Token created. This is the only time the secret is shown: store it now.',
       fields([

@@ -125,12 +125,15 @@ export interface ReadView {
  * The one rule for which views a preview token may read. A preview token without a release reads
  * the published, draft and any release view (within its collections). A release-scoped one reads
  * the published view and `?release=<its release>` only: drafts, version history and other releases
- * are refused (403). Other tokens are not limited here (their abilities are checked elsewhere).
+ * are refused (403). A delivery token reads the published view only. Other tokens are not limited here (their abilities are checked elsewhere).
  * Entry reads call it (src/entries/reads/list.ts, src/entries/operations/entry.ts, versions); a read
  * that takes a release parameter passes it as `release`.
  */
 export function requireReadView(ctx: Pick<Ctx, 'scope'>, view: ReadView): void {
   const scope = ctx.scope;
+  if (scope?.delivery && (view.state === 'draft' || (view.release !== undefined && view.release !== null))) {
+    throw forbidden('Forbidden. A delivery token reads only published content: no drafts, release previews or version history.');
+  }
   if (!scope?.preview || scope.release === null) return;
   const release = view.release?.toLowerCase();
   if (view.state === 'draft' || (release !== undefined && release !== scope.release)) {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchesIfNoneMatch } from '../edge/read-cache/etag.ts';
+import { REST_VARY, edgeCacheable, edgeHeaders } from '../edge/cdn/headers.ts';
 import type { Pipeline } from '../edge/pipeline/index.ts';
 import { requestIdOf } from './request-id.ts';
 import type { ResponseObserver } from './response-observers.ts';
@@ -66,10 +67,10 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
     if (!rate) return false;
     readCache.countHit();
 
+    const edge = edgeCacheable(ctx);
     const headers: Record<string, string | number> = {
       ...read.headers,
-      etag: read.etag,
-      'cache-control': 'no-cache',
+      ...(edge ? lowerKeys(edgeHeaders(pipeline.services.config, read.etag, REST_VARY)) : { etag: read.etag, 'cache-control': 'no-cache' }),
       'x-cache': 'HIT',
       'x-request-id': requestId,
       'ratelimit-limit': rate.limit,
@@ -77,7 +78,7 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
       'ratelimit-reset': rate.resetSeconds,
       'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
     };
-    if (opts.varyOrigin) headers.vary = 'Origin';
+    if (opts.varyOrigin) headers.vary = edge ? `${REST_VARY}, Origin` : 'Origin';
     let status = 200;
     if (matchesIfNoneMatch(h['if-none-match'], read.etag)) {
       status = 304;
@@ -91,3 +92,5 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
     return true;
   };
 }
+
+const lowerKeys = (h: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

@@ -16,6 +16,7 @@ const apiTokenBody = z.object({
   collections: z.array(z.string()).optional().describe('Collection slugs the token may act on (default: all)'),
   fields: z.record(z.string(), z.array(z.string())).optional().describe('Per collection slug, the only fields the token may read and write'),
   expires_at: z.string().optional().describe('ISO 8601 date-time, in the future'),
+  delivery: z.boolean().optional().describe('A delivery token: reads published content only (abilities must be read) and a CDN may keep its answers'),
 });
 const previewBody = z.object({
   expires_in: z.number().int().describe('Lifetime in seconds, at most 604800 (7 days)'),

@@ -55,11 +55,15 @@ describe('cms project list, token list and token revoke', () => {
       abilities: ['read', 'update'],
       collections: null,
       fields: null,
+      delivery: false,
       expires_at: null,
       last_used_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       revoked_at: null,
     });
+    // --delivery: read only, and no --abilities needed.
+    const site = await json(['token', 'create', '--project', p.uuid, '--delivery', '--name', 'site']);
+    expect(site).toMatchObject({ abilities: ['read'], delivery: true });
     const human = await cms(['token', 'list', '--project', p.uuid], env);
     expect(human.stdout).toMatch(/^ID\s+NAME\s+PREFIX\s+ABILITIES\s+LAST USED\s+CREATED\s+REVOKED\n/);
     expect(human.stdout).toMatch(new RegExp(`${issued.id}\\s+frontend\\s+${issued.prefix}\\s+read,update\\s+never\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+-\\n`));

@@ -45,13 +45,25 @@ describe('docker-compose.yml', () => {
   it('no API replica publishes a fixed host port: only the proxy does, so --scale app=N works', () => {
     expect(app.ports).toBeUndefined();
     expect(app.expose).toContain('4000');
-    const publishing = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([name]) => name);
+    const publishing = Object.entries(compose.services).filter(([, s]) => s.ports?.length && !s.profiles).map(([name]) => name);
     expect(publishing).toEqual(['proxy']);
     const mount = proxy.volumes?.find((v) => v.endsWith(':/etc/caddy/Caddyfile:ro'));
     expect(mount).toBeDefined();
     const caddyfile = readFileSync(`${root}/${mount!.split(':')[0]}`, 'utf8');
     // The proxy balances over every replica of the app service, found by DNS, on the exposed port.
     expect(caddyfile).toMatch(/dynamic a app 4000\b/);
+  });
+
+  it('Varnish is optional (profile edge), runs deploy/varnish.vcl in front of the proxy, and the API purges it only when asked', () => {
+    const varnish = compose.services.varnish;
+    expect(varnish.profiles).toEqual(['edge']);
+    const mount = varnish.volumes?.find((v) => v.endsWith(':/etc/varnish/default.vcl:ro'));
+    expect(mount).toBeDefined();
+    const vcl = readFileSync(`${root}/${mount!.split(':')[0].replace(/^\.\//, '')}`, 'utf8');
+    expect(vcl).toMatch(/\.host = "proxy";\s*\.port = "4000";/);
+    expect(vcl).toMatch(/import xkey;/);
+    expect(app.environment?.EDGE_PURGE).toBe('${EDGE_PURGE:-none}');
+    expect(app.environment?.VARNISH_PURGE_URLS).toBe('${VARNISH_PURGE_URLS:-http://varnish:80}');
   });
 
   it('production does not seed a demo project (no `*` token in the logs)', () => {

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.ts';
 import { canonical, type CachedRead, type ReadCache } from './store.ts';
 import type { KnownRestReads } from './known-rest-reads.ts';
 import { matchesIfNoneMatch } from './etag.ts';
+import { REST_VARY, edgeCacheable, edgeHeaders, tagHeader, tagsOf, watchShown } from '../cdn/headers.ts';
 
 /**
  * What the read-cache stage reads of a REST request: the route table's `RestInput` (src/rest/route.ts)
@@ -59,10 +60,13 @@ export function publishedEtag(body: unknown, query: Record<string, unknown>, jso
 
 /**
  * The reply of a published read: 200 with `ETag` (and `Cache-Control: no-cache`, so clients and
- * proxies revalidate every time), or 304 without a body when the client already holds it.
+ * proxies revalidate every time; a delivery token's may be kept by a CDN, src/edge/cdn/headers.ts),
+ * or 304 without a body when the client already holds it.
  */
-function conditional(input: Pick<PublishedReadInput, 'headers'>, read: CachedRead, cache: 'HIT' | 'MISS' | null): PublishedReadResult {
-  const headers: Record<string, string> = { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
+function conditional(ctx: Ctx, input: Pick<PublishedReadInput, 'headers'>, read: CachedRead, cache: 'HIT' | 'MISS' | null): PublishedReadResult {
+  const headers: Record<string, string> = edgeCacheable(ctx)
+    ? { ...read.headers, ...edgeHeaders(ctx.services.config, read.etag, REST_VARY) }
+    : { ...read.headers, ETag: read.etag, 'Cache-Control': 'no-cache' };
   // Like a CDN's: tells operators (and the tests) whether the read cache answered.
   if (cache) headers['X-Cache'] = cache;
   if (matchesIfNoneMatch(input.headers['if-none-match'], read.etag)) return { status: 304, headers };
@@ -103,27 +107,34 @@ export function withPublishedEtag<I extends PublishedReadInput, R extends Publis
       }));
     }
     if (!cache || !key) {
+      watchShown(ctx);
       const result = await handler(ctx, input);
-      const read = cacheable(result, input);
-      return read ? conditional(input, read, null) : result;
+      const read = cacheable(ctx, result, input);
+      return read ? conditional(ctx, input, read, null) : result;
     }
     const hit = cache.get(key) ?? (await cache.waitFor(key));
-    if (hit) return conditional(input, hit, 'HIT');
+    if (hit) return conditional(ctx, input, hit, 'HIT');
     const done = cache.begin(key);
     let read: CachedRead | undefined;
     try {
+      watchShown(ctx);
       const result = await handler(ctx, input);
-      read = cacheable(result, input);
-      return read ? conditional(input, read, 'MISS') : result;
+      read = cacheable(ctx, result, input);
+      return read ? conditional(ctx, input, read, 'MISS') : result;
     } finally {
       done?.(read);
     }
   };
 }
 
-/** A 200 with a body, serialised once with its tag; anything else (404, 304 inputs...) passes as is. */
-function cacheable(result: PublishedReadResult, input: PublishedReadInput): CachedRead | undefined {
+/**
+ * A 200 with a body, serialised once with its tag; anything else (404, 304 inputs...) passes as is.
+ * A delivery token's read keeps its CDN tags with it: cached copies are keyed by the token's scope,
+ * which names delivery, so they only ever go to delivery tokens.
+ */
+function cacheable(ctx: Ctx, result: PublishedReadResult, input: PublishedReadInput): CachedRead | undefined {
   if ((result.status ?? 200) !== 200 || result.body === undefined) return undefined;
   const json = JSON.stringify(result.body);
-  return { json, etag: publishedEtag(result.body, input.query, json), headers: result.headers };
+  const headers = ctx.shown ? { ...result.headers, ...tagHeader(ctx.services.config, tagsOf(ctx.project.uuid, ctx.shown)) } : result.headers;
+  return { json, etag: publishedEtag(result.body, input.query, json), headers };
 }

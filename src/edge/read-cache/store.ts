@@ -17,6 +17,8 @@ export interface CacheScope {
 export interface CachedAnswer {
   json: string;
   etag?: string;
+  /** A delivery token's answer: the CDN tags of what it showed (src/edge/cdn/headers.ts). */
+  tags?: readonly string[];
 }
 
 /** What a cached read shows: the published or the draft content of one collection (by slug). */
@@ -77,7 +79,7 @@ export class ReadCache<V extends object = CachedRead> {
   misses = 0;
 
   /** `sizeOf` estimates a value's bytes; strings count twice (UTF-16), plus a rough overhead. */
-  constructor(maxBytes: number, sizeOf: (value: V) => number = (v) => 2 * (v as unknown as CachedRead).json.length) {
+  constructor(maxBytes: number, sizeOf: (value: V) => number = (v) => readSize(v as unknown as CachedRead)) {
     this.entries = new LRUCache<string, V>({
       maxSize: maxBytes,
       sizeCalculation: (v, k) => sizeOf(v) + 2 * k.length + 256,
@@ -209,6 +211,13 @@ export class ReadCache<V extends object = CachedRead> {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/** A read's bytes: its JSON and its extra headers (a delivery read's CDN tags can be kilobytes). */
+function readSize(r: CachedRead): number {
+  let n = 2 * r.json.length;
+  if (r.headers) for (const [k, v] of Object.entries(r.headers)) n += 2 * (k.length + v.length);
+  return n;
 }
 
 /** `project|scope`: the first two segments of a key. */

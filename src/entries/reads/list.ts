@@ -103,6 +103,8 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   authorize(ctx, 'read');
   requireReadView(ctx, { state: options.state });
   const collection = await collectionForRequest(ctx, slug);
+  // A listing changes with any entry of its collection: an entry joining it shows nowhere before.
+  ctx.shown?.lists.add(collection.uuid);
   const column = options.state === 'draft' ? 'data' : 'published_data';
   const fallback = options.fallback ? fallbackFor(ctx, options.locale) : undefined;
   const readOpts = { state: options.state, timestamps: options.timestamps, exclude: options.exclude, fallback };

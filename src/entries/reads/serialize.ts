@@ -152,7 +152,8 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   const nestedData = (field: FieldDef, target: ReadRow): EntryData | null => {
     if (opts.state === 'draft') return sourceData(target, 'draft');
     if (target.publishedVersionId !== null) return sourceData(target, 'published');
-    return field.options.includeDraft ? sourceData(target, 'draft') : null;
+    // A delivery token reads published content only: `includeDraft` shows it no linked draft.
+    return field.options.includeDraft && !ctx.scope?.delivery ? sourceData(target, 'draft') : null;
   };
   const collectNestedMedia = (field: FieldDef, value: unknown) => {
     if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
@@ -190,6 +191,14 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
     },
   };
   const exclude = opts.exclude?.length ? new Set(opts.exclude) : undefined;
+  const shown = ctx.shown;
+  if (shown) {
+    // Every link counts, found or not: publishing a linked entry that shows nowhere yet changes this answer too.
+    for (const row of rows) shown.entries.add(row.uuid);
+    for (const u of relationUuids) shown.entries.add(u);
+    for (const t of targets.values()) shown.entries.add(t.uuid);
+    for (const s of schemas.values()) shown.collections.add(s.uuid);
+  }
   return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state, requested));
 }
 

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { holds } from '../../abilities.ts';
 import type { Ctx } from '../../context.ts';
 import { matchesIfNoneMatch } from '../../edge/read-cache/etag.ts';
+import { GRAPHQL_VARY, edgeCacheable, edgeHeaders, tagHeader } from '../../edge/cdn/headers.ts';
 import { knownReadKey, type GraphqlReadCache } from '../../edge/read-cache/graphql-answers.ts';
 import { paramsOf, regularMediaType } from '../../edge/read-cache/graphql-request.ts';
 import { manifestScopeOf } from '../../persisted/operations.ts';
@@ -67,7 +68,12 @@ export async function answerFromCache({ cache, authOf }: CachedAnswerOptions, re
   // `x-cache: HIT`, as REST's published reads say it: this answer was not computed for this request.
   void reply.status(200).header('x-cache', 'HIT');
   if (req.method === 'GET' && answer.etag) {
-    void reply.headers({ etag: answer.etag, 'cache-control': 'no-cache' });
+    if (edgeCacheable(ctx) && answer.tags) {
+      const config = ctx.services.config;
+      void reply.headers({ ...edgeHeaders(config, answer.etag, GRAPHQL_VARY), ...tagHeader(config, answer.tags) });
+    } else {
+      void reply.headers({ etag: answer.etag, 'cache-control': 'no-cache' });
+    }
     if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
       void reply.status(304).send();
       return true;

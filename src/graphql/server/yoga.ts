@@ -38,7 +38,7 @@ export function createGraphqlYoga(pipeline: Pipeline, schemas: TypedSchemaCache,
   const { services } = pipeline;
   const config = services.config;
   const callers: Callers = new WeakMap();
-  const conditionalGets = createConditionalGets();
+  const conditionalGets = createConditionalGets(config);
   const logging = graphqlLogger(services.log);
   const readCache = pipeline.readCache.graphql;
   const yoga = createYoga<ServerContext, GraphQLContext>({

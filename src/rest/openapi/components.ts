@@ -133,6 +133,7 @@ const tokenScope = {
   collections: { ...nullable(stringList), description: 'Collection slugs it may act on; null: all' },
   fields: { ...nullable({ type: 'object', additionalProperties: stringList }), description: 'Per collection slug, the only fields it may read and write; null: all' },
   expires_at: nullable(dateTime),
+  delivery: { type: 'boolean', description: 'A delivery token: published reads only, answers cacheable by a CDN' },
 };
 const apiToken = object({ id: int, name: str, prefix: str, abilities: stringList, ...tokenScope, last_used_at: nullable(dateTime), created_at: dateTime, revoked_at: nullable(dateTime) });
 const previewToken = object({ id: int, prefix: str, collections: tokenScope.collections, release: nullable(str), expires_at: nullable(dateTime), last_used_at: nullable(dateTime), created_at: dateTime, revoked_at: nullable(dateTime) });

@@ -5,6 +5,8 @@ import { answerKey, shapeKeyOf, type GraphqlReadCache } from '../../../edge/read
 import type { GraphQLContext } from '../../context.ts';
 import { asksForDraft, graphqlEtag } from '../../../edge/read-cache/graphql-etag.ts';
 import { cacheableOperation, readDependencies } from '../../schema/common/content-read.ts';
+import { tagsOf, watchShown } from '../../../edge/cdn/headers.ts';
+import { rememberTags } from './answer-tags.ts';
 
 const persistedHashOf = (extensions: unknown): string | undefined => {
   const hash = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;
@@ -34,7 +36,9 @@ export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLCont
       const key = answerKey(cache, ctx, reads, args.operationName, variablesJson, query);
       if (!key) return;
       const hit = answers.get(key) ?? (await answers.waitFor(key));
+      const request = (context as { req?: object }).req;
       if (hit) {
+        if (hit.tags && request) rememberTags(request, hit.tags);
         setResultAndStopExecution(JSON.parse(hit.json) as ExecutionResult);
         return;
       }
@@ -42,13 +46,16 @@ export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLCont
       // By here the APQ plugin has checked the hash against the text (or loaded the text by its hash).
       const hash = persistedHashOf(params.extensions);
       const shapeKey = shapeKeyOf(ctx, { query, operationName: params.operationName, variables: params.variables });
+      const shown = watchShown(ctx);
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || result.errors?.length || result.extensions) return done?.(undefined);
           const json = JSON.stringify(result);
           if (hash) documents.set(hash, query);
           shapes.set(shapeKey, { reads, variables: variablesJson });
-          done?.({ json, etag: asksForDraft(args.document, variables as Record<string, unknown>) ? undefined : graphqlEtag(json) });
+          const etag = asksForDraft(args.document, variables as Record<string, unknown>) ? undefined : graphqlEtag(json);
+          // A delivery token's answer keeps its CDN tags: the key names its scope, so only delivery tokens get it.
+          done?.({ json, etag, ...(shown && etag ? { tags: tagsOf(ctx.project.uuid, shown) } : {}) });
         },
       };
     },

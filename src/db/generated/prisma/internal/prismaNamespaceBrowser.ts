@@ -164,7 +164,8 @@ export const ApiTokenScalarFieldEnum = {
   collections: 'collections',
   fields: 'fields',
   expiresAt: 'expiresAt',
-  releaseId: 'releaseId'
+  releaseId: 'releaseId',
+  delivery: 'delivery'
 } as const
 
 export type ApiTokenScalarFieldEnum = (typeof ApiTokenScalarFieldEnum)[keyof typeof ApiTokenScalarFieldEnum]

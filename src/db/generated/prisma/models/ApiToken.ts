@@ -48,6 +48,7 @@ export type ApiTokenMinAggregateOutputType = {
   kind: string | null
   expiresAt: Date | null
   releaseId: string | null
+  delivery: boolean | null
 }
 
 export type ApiTokenMaxAggregateOutputType = {
@@ -62,6 +63,7 @@ export type ApiTokenMaxAggregateOutputType = {
   kind: string | null
   expiresAt: Date | null
   releaseId: string | null
+  delivery: boolean | null
 }
 
 export type ApiTokenCountAggregateOutputType = {
@@ -79,6 +81,7 @@ export type ApiTokenCountAggregateOutputType = {
   fields: number
   expiresAt: number
   releaseId: number
+  delivery: number
   _all: number
 }
 
@@ -105,6 +108,7 @@ export type ApiTokenMinAggregateInputType = {
   kind?: true
   expiresAt?: true
   releaseId?: true
+  delivery?: true
 }
 
 export type ApiTokenMaxAggregateInputType = {
@@ -119,6 +123,7 @@ export type ApiTokenMaxAggregateInputType = {
   kind?: true
   expiresAt?: true
   releaseId?: true
+  delivery?: true
 }
 
 export type ApiTokenCountAggregateInputType = {
@@ -136,6 +141,7 @@ export type ApiTokenCountAggregateInputType = {
   fields?: true
   expiresAt?: true
   releaseId?: true
+  delivery?: true
   _all?: true
 }
 
@@ -240,6 +246,7 @@ export type ApiTokenGroupByOutputType = {
   fields: runtime.JsonValue | null
   expiresAt: Date | null
   releaseId: string | null
+  delivery: boolean
   _count: ApiTokenCountAggregateOutputType | null
   _avg: ApiTokenAvgAggregateOutputType | null
   _sum: ApiTokenSumAggregateOutputType | null
@@ -280,6 +287,7 @@ export type ApiTokenWhereInput = {
   fields?: Prisma.JsonNullableFilter<"ApiToken">
   expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
+  delivery?: Prisma.BoolFilter<"ApiToken"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   versions?: Prisma.EntryVersionListRelationFilter
 }
@@ -299,6 +307,7 @@ export type ApiTokenOrderByWithRelationInput = {
   fields?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   releaseId?: Prisma.SortOrderInput | Prisma.SortOrder
+  delivery?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   versions?: Prisma.EntryVersionOrderByRelationAggregateInput
 }
@@ -321,6 +330,7 @@ export type ApiTokenWhereUniqueInput = Prisma.AtLeast<{
   fields?: Prisma.JsonNullableFilter<"ApiToken">
   expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
+  delivery?: Prisma.BoolFilter<"ApiToken"> | boolean
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   versions?: Prisma.EntryVersionListRelationFilter
 }, "id" | "tokenHash">
@@ -340,6 +350,7 @@ export type ApiTokenOrderByWithAggregationInput = {
   fields?: Prisma.SortOrderInput | Prisma.SortOrder
   expiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   releaseId?: Prisma.SortOrderInput | Prisma.SortOrder
+  delivery?: Prisma.SortOrder
   _count?: Prisma.ApiTokenCountOrderByAggregateInput
   _avg?: Prisma.ApiTokenAvgOrderByAggregateInput
   _max?: Prisma.ApiTokenMaxOrderByAggregateInput
@@ -365,6 +376,7 @@ export type ApiTokenScalarWhereWithAggregatesInput = {
   fields?: Prisma.JsonNullableWithAggregatesFilter<"ApiToken">
   expiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiToken"> | Date | string | null
   releaseId?: Prisma.UuidNullableWithAggregatesFilter<"ApiToken"> | string | null
+  delivery?: Prisma.BoolWithAggregatesFilter<"ApiToken"> | boolean
 }
 
 export type ApiTokenCreateInput = {
@@ -380,6 +392,7 @@ export type ApiTokenCreateInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutTokensInput
   versions?: Prisma.EntryVersionCreateNestedManyWithoutCreatedByInput
 }
@@ -399,6 +412,7 @@ export type ApiTokenUncheckedCreateInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
   versions?: Prisma.EntryVersionUncheckedCreateNestedManyWithoutCreatedByInput
 }
 
@@ -415,6 +429,7 @@ export type ApiTokenUpdateInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutTokensNestedInput
   versions?: Prisma.EntryVersionUpdateManyWithoutCreatedByNestedInput
 }
@@ -434,6 +449,7 @@ export type ApiTokenUncheckedUpdateInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
   versions?: Prisma.EntryVersionUncheckedUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -452,6 +468,7 @@ export type ApiTokenCreateManyInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
 }
 
 export type ApiTokenUpdateManyMutationInput = {
@@ -467,6 +484,7 @@ export type ApiTokenUpdateManyMutationInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiTokenUncheckedUpdateManyInput = {
@@ -484,6 +502,7 @@ export type ApiTokenUncheckedUpdateManyInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiTokenListRelationFilter = {
@@ -511,6 +530,7 @@ export type ApiTokenCountOrderByAggregateInput = {
   fields?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   releaseId?: Prisma.SortOrder
+  delivery?: Prisma.SortOrder
 }
 
 export type ApiTokenAvgOrderByAggregateInput = {
@@ -530,6 +550,7 @@ export type ApiTokenMaxOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   releaseId?: Prisma.SortOrder
+  delivery?: Prisma.SortOrder
 }
 
 export type ApiTokenMinOrderByAggregateInput = {
@@ -544,6 +565,7 @@ export type ApiTokenMinOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   expiresAt?: Prisma.SortOrder
   releaseId?: Prisma.SortOrder
+  delivery?: Prisma.SortOrder
 }
 
 export type ApiTokenSumOrderByAggregateInput = {
@@ -649,6 +671,7 @@ export type ApiTokenCreateWithoutProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
   versions?: Prisma.EntryVersionCreateNestedManyWithoutCreatedByInput
 }
 
@@ -666,6 +689,7 @@ export type ApiTokenUncheckedCreateWithoutProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
   versions?: Prisma.EntryVersionUncheckedCreateNestedManyWithoutCreatedByInput
 }
 
@@ -713,6 +737,7 @@ export type ApiTokenScalarWhereInput = {
   fields?: Prisma.JsonNullableFilter<"ApiToken">
   expiresAt?: Prisma.DateTimeNullableFilter<"ApiToken"> | Date | string | null
   releaseId?: Prisma.UuidNullableFilter<"ApiToken"> | string | null
+  delivery?: Prisma.BoolFilter<"ApiToken"> | boolean
 }
 
 export type ApiTokenCreateWithoutVersionsInput = {
@@ -728,6 +753,7 @@ export type ApiTokenCreateWithoutVersionsInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
   project: Prisma.ProjectCreateNestedOneWithoutTokensInput
 }
 
@@ -746,6 +772,7 @@ export type ApiTokenUncheckedCreateWithoutVersionsInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
 }
 
 export type ApiTokenCreateOrConnectWithoutVersionsInput = {
@@ -777,6 +804,7 @@ export type ApiTokenUpdateWithoutVersionsInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
   project?: Prisma.ProjectUpdateOneRequiredWithoutTokensNestedInput
 }
 
@@ -795,6 +823,7 @@ export type ApiTokenUncheckedUpdateWithoutVersionsInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type ApiTokenCreateManyProjectInput = {
@@ -811,6 +840,7 @@ export type ApiTokenCreateManyProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Date | string | null
   releaseId?: string | null
+  delivery?: boolean
 }
 
 export type ApiTokenUpdateWithoutProjectInput = {
@@ -826,6 +856,7 @@ export type ApiTokenUpdateWithoutProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
   versions?: Prisma.EntryVersionUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -843,6 +874,7 @@ export type ApiTokenUncheckedUpdateWithoutProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
   versions?: Prisma.EntryVersionUncheckedUpdateManyWithoutCreatedByNestedInput
 }
 
@@ -860,6 +892,7 @@ export type ApiTokenUncheckedUpdateManyWithoutProjectInput = {
   fields?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   expiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   releaseId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  delivery?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 
@@ -908,6 +941,7 @@ export type ApiTokenSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   fields?: boolean
   expiresAt?: boolean
   releaseId?: boolean
+  delivery?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   versions?: boolean | Prisma.ApiToken$versionsArgs<ExtArgs>
   _count?: boolean | Prisma.ApiTokenCountOutputTypeDefaultArgs<ExtArgs>
@@ -928,6 +962,7 @@ export type ApiTokenSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   fields?: boolean
   expiresAt?: boolean
   releaseId?: boolean
+  delivery?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiToken"]>
 
@@ -946,6 +981,7 @@ export type ApiTokenSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   fields?: boolean
   expiresAt?: boolean
   releaseId?: boolean
+  delivery?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiToken"]>
 
@@ -964,9 +1000,10 @@ export type ApiTokenSelectScalar = {
   fields?: boolean
   expiresAt?: boolean
   releaseId?: boolean
+  delivery?: boolean
 }
 
-export type ApiTokenOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "name" | "tokenHash" | "prefix" | "abilities" | "lastUsedAt" | "revokedAt" | "createdAt" | "kind" | "collections" | "fields" | "expiresAt" | "releaseId", ExtArgs["result"]["apiToken"]>
+export type ApiTokenOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "name" | "tokenHash" | "prefix" | "abilities" | "lastUsedAt" | "revokedAt" | "createdAt" | "kind" | "collections" | "fields" | "expiresAt" | "releaseId" | "delivery", ExtArgs["result"]["apiToken"]>
 export type ApiTokenInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   versions?: boolean | Prisma.ApiToken$versionsArgs<ExtArgs>
@@ -1018,6 +1055,10 @@ export type $ApiTokenPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * A preview token's release (no foreign key: releases may live in another migration).
      */
     releaseId: string | null
+    /**
+     * A delivery token: reads the published view only, and its answers may be kept by a CDN.
+     */
+    delivery: boolean
   }, ExtArgs["result"]["apiToken"]>
   composites: {}
 }
@@ -1457,6 +1498,7 @@ export interface ApiTokenFieldRefs {
   readonly fields: Prisma.FieldRef<"ApiToken", 'Json'>
   readonly expiresAt: Prisma.FieldRef<"ApiToken", 'DateTime'>
   readonly releaseId: Prisma.FieldRef<"ApiToken", 'String'>
+  readonly delivery: Prisma.FieldRef<"ApiToken", 'Boolean'>
 }
     
 
