@@ -20,8 +20,9 @@ import { itemKey, type BulkUpdateItem } from './bulk-input.ts';
  * unique field, not a singleton). An update that publishes is the editor's "save and publish".
  *
  * The transaction costs BEGIN, the row locks, the draft UPDATE, the relation targets, the mint's lock
- * and its statement, the targets again, the outbox insert and COMMIT: ten round trips, and the row
- * written twice. Here the rows are read without a lock, with their row versions (`xmin`) and, for the
+ * and its statement, the targets again, the outbox insert and COMMIT: nine round trips after
+ * authentication, and the row written twice (every index of the collection and the content triggers
+ * twice). Here the rows are read without a lock, with their row versions (`xmin`) and, for the
  * items that publish, version ids drawn from the sequence; validation, the new rows, the resources and
  * the events are computed from that read as the transaction would compute them from its locked rows;
  * then one statement (`updateIfUnchanged`, src/entries/store/update-statement.ts) writes every row, the

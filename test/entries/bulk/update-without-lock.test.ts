@@ -101,7 +101,8 @@ describe('bulk update without a transaction', () => {
     expect(one.result.status, one.result.text).toBe(200);
     expect(twenty.result.status).toBe(200);
     // Authentication, the rows with their version ids, the references' check, the hydrated authors,
-    // the write; the transaction was ten (BEGIN, locks, draft UPDATE, authors, mint lock, mint, authors, outbox, COMMIT).
+    // the write; the transaction added BEGIN, the draft UPDATE, the mint's lock, the authors again,
+    // the outbox insert and COMMIT.
     expect(one.queries).toBe(5);
     expect(twenty.queries).toBe(5);
     const versions = await db().entryVersion.findMany({ where: { entry: { uuid: { in: uuids } } }, select: { versionNumber: true } });
