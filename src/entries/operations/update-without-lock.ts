@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { tokenIdOf, type Ctx } from '../../context.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import type { ErrorBag } from '../../errors.ts';
-import { ENTRY_COLUMNS } from '../store/rows.ts';
+import { Prisma } from '../../db/client.ts';
+import { sameCollection } from '../store/rows.ts';
 import { passwordNamesSql, withoutKeys, type Snapshot } from '../store/snapshot.ts';
+import { readColumns, statementName, takeLinked, type RowWithLinks } from '../reads/read-rows.ts';
+import { contentLoaders } from '../reads/loaders.ts';
 import { retentionFloor } from '../store/version-statement.ts';
 import { updateIfUnchanged, type UnlockedUpdateRow } from '../store/update-statement.ts';
 import { isPublished } from '../store/bulk-persist.ts';
@@ -39,13 +42,23 @@ const ATTEMPTS = 3;
 
 type ReadRow = EntryRow & { xmin: string; version_id: number | null; password_names: string[] };
 
-/** $1 UUIDs, $2 whether each publishes, $3 collection, $4 project. Password names only where needed. */
-const READ = `SELECT ${ENTRY_COLUMNS.text}, e.xmin::text AS xmin,
-    CASE WHEN u.publish THEN nextval('entry_versions_id_seq')::int END AS version_id,
-    CASE WHEN u.publish THEN ${passwordNamesSql('e.collection_id')} ELSE '{}'::text[] END AS password_names
-  FROM unnest($1::uuid[], $2::boolean[]) WITH ORDINALITY AS u(uuid, publish, n)
-  JOIN entries e ON e.uuid = u.uuid AND e.collection_id + 0 = $3::int AND e.project_id = $4::int AND e.deleted_at IS NULL
-  ORDER BY u.n`;
+const PASSWORD_NAMES = Prisma.raw(passwordNamesSql('e.collection_id'));
+
+/**
+ * The rows with their row versions, a version id for each item that publishes, the password names
+ * where needed, and (as a read does, src/entries/reads/read-rows.ts) the entries their relations link
+ * now: a patch that leaves the relations alone renders both views without another statement.
+ */
+function readStatement(ctx: Ctx, collection: CollectionSchema, items: BulkUpdateItem[]): { statement: Prisma.Sql; links: string[] } {
+  const { columns, links } = readColumns(ctx, collection, 'draft');
+  const statement = Prisma.sql`SELECT ${columns}, e.xmin::text AS xmin,
+      CASE WHEN u.publish THEN nextval('entry_versions_id_seq')::int END AS version_id,
+      CASE WHEN u.publish THEN ${PASSWORD_NAMES} ELSE '{}'::text[] END AS password_names
+    FROM unnest(${items.map((i) => i.uuid)}::uuid[], ${items.map((i) => i.state === 'published')}::boolean[]) WITH ORDINALITY AS u(uuid, publish, n)
+    JOIN entries e ON e.uuid = u.uuid AND ${sameCollection('e.collection_id', collection.id)} AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
+    ORDER BY u.n`;
+  return { statement, links };
+}
 
 /**
  * The update, or null when it must go through the transaction (see the module comment). Unknown
@@ -60,7 +73,12 @@ export async function bulkUpdateWithoutLock(
   const db = ctx.services.database;
   const requested = items.map((i) => i.uuid);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const read = await db.query<ReadRow>(READ, [requested, items.map((i) => i.state === 'published'), collection.id, ctx.project.id], { name: 'cms_entries_for_update' });
+    const { statement, links } = readStatement(ctx, collection, items);
+    const withLinks = await db.query<ReadRow & RowWithLinks>(statement.text, statement.values, { name: statementName(statement.text) });
+    const loader = contentLoaders(ctx).entryByUuid;
+    // A retry reads the targets again: primed values stay unless cleared.
+    if (attempt > 0) loader.clearAll();
+    const read = takeLinked(withLinks, links, 'draft', (u, r) => loader.prime(u, r)) as ReadRow[];
     const byUuid = new Map(read.map((r) => [r.uuid, r]));
     if (items.some((i) => i.state === 'draft' && byUuid.has(i.uuid) && isPublished(byUuid.get(i.uuid)!))) return null;
     const missing = items.filter((i) => !byUuid.has(i.uuid));

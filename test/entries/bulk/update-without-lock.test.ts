@@ -95,19 +95,26 @@ describe('bulk update without a transaction', () => {
 
   it('costs the same statements for 1 item as for 20, none of them a transaction', async () => {
     const uuids = await make(20);
-    const patch = (list: string[]) => b.update(slug, { items: list.map((uuid, i) => ({ uuid, state: 'published', data: { title: `C${i}`, author: authors[i % 2] } })) });
-    const one = await countQueries(() => patch(uuids.slice(0, 1)));
-    const twenty = await countQueries(() => patch(uuids));
+    const patch = (list: string[], author: (i: number) => string) =>
+      b.update(slug, { items: list.map((uuid, i) => ({ uuid, state: 'published', data: { title: `C${i}`, author: author(i) } })) });
+    // The stored relations kept: their targets come with the rows.
+    const one = await countQueries(() => patch(uuids.slice(0, 1), () => authors[0]));
+    const twenty = await countQueries(() => patch(uuids, () => authors[0]));
     expect(one.result.status, one.result.text).toBe(200);
     expect(twenty.result.status).toBe(200);
-    // Authentication, the rows with their version ids, the references' check, the hydrated authors,
-    // the write; the transaction added BEGIN, the draft UPDATE, the mint's lock, the authors again,
-    // the outbox insert and COMMIT.
-    expect(one.queries).toBe(5);
-    expect(twenty.queries).toBe(5);
+    expect(twenty.result.body.data[19].fields.author).toMatchObject({ uuid: authors[0], fields: { name: 'A0' } });
+    // Authentication, the rows with their version ids and linked entries, the references' check, the
+    // write; the transaction added BEGIN, the draft UPDATE, the relation targets, the mint's lock, the
+    // targets again, the outbox insert and COMMIT.
+    expect(one.queries).toBe(4);
+    expect(twenty.queries).toBe(4);
+    // Relations moved to targets the rows did not link: one more statement, whatever the number of items.
+    const moved = await countQueries(() => patch(uuids, (i) => authors[i % 2]));
+    expect(moved.result.body.data[1].fields.author).toMatchObject({ uuid: authors[1], fields: { name: 'A1' } });
+    expect(moved.queries).toBe(5);
     const versions = await db().entryVersion.findMany({ where: { entry: { uuid: { in: uuids } } }, select: { versionNumber: true } });
-    // Version 1 of the ten even ones, then one version per item published: 10 + 1 + 20.
-    expect(versions).toHaveLength(31);
+    // Version 1 of the ten even ones, then one version per item published: 10 + 1 + 20 + 20.
+    expect(versions).toHaveLength(51);
   });
 
   it('an unpublish, or a draft naming an entry of the request, takes the transaction and keeps its rules', async () => {
