@@ -1,6 +1,9 @@
 import pg from 'pg';
 
-const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', "pg_notify('cms_changes', 'h')"];
+/** Statements a timer or a finished write may send at any moment, never part of the request measured. */
+export const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', "pg_notify('cms_changes', 'h')"];
+
+export const isBackground = (text: string): boolean => BACKGROUND.some((b) => text.includes(b));
 
 /**
  * Counts the statements sent to PostgreSQL through any pg client of this process while `fn` runs
@@ -16,7 +19,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
     // (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
     // without waiting for it (src/db/change-hints.ts).
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string' || !BACKGROUND.some((b) => text.includes(b))) queries++;
+    if (typeof text !== 'string' || !isBackground(text)) queries++;
     return original.apply(this, args);
   };
   try {

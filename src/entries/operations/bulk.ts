@@ -14,6 +14,8 @@ import { passwordNamesSql } from '../store/snapshot.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from '../store/bulk-persist.ts';
 import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './bulk-input.ts';
+import { canSaveWithoutLock } from './save-draft.ts';
+import { bulkUpdateWithoutLock } from './update-without-lock.ts';
 
 export interface BulkWriteResult {
   message: string;
@@ -76,6 +78,10 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
   const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseUpdateBody(body, bag);
+  if (canSaveWithoutLock(ctx, collection) && items.length > 0) {
+    const data = await bulkUpdateWithoutLock(ctx, collection, items, { bag, timestamps: opts.timestamps });
+    if (data) return { message: 'Bulk content updated successfully.', data };
+  }
   const data = await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
     const locked = new Map((await loadEntriesForWrite(tx, collection, items.map((i) => i.uuid))).map((r) => [r.uuid, r]));

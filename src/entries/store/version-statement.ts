@@ -11,7 +11,8 @@ import { contentEventsInsertSql, outboxWritten } from '../../events/outbox.ts';
  * A version row, the retention prune, the entry's published pointer and copy, and (on the lock-free
  * paths) the outbox events are written by statements built here, from one set of fragments: the locked
  * mint, the publish that needs no lock, a create that publishes (inside a transaction or lock-free),
- * the draft save that needs no lock, `cms import`, and a version's label edit. Each rule (which columns
+ * the draft save that needs no lock, `cms import`, a version's label edit, and (./update-statement.ts,
+ * from these fragments) the bulk update that publishes without a lock. Each rule (which columns
  * a version gets, which versions retention drops, what a publish leaves in the entry row) is written
  * once, and the statements that insert events also tell the dispatcher (`outboxWritten`), so no caller
  * can forget to. test/entries/one-writer.test.ts fails if SQL writing either table appears elsewhere.
@@ -48,16 +49,20 @@ interface VersionValues {
   returning?: string;
 }
 
-const insertVersions = (v: VersionValues): string => `INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
+export const insertVersions = (v: VersionValues): string => `INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
     SELECT ${v.id}, ${v.uuid}, ${v.entryId}, ${v.number}, ${v.locale}, ${v.group}, ${v.snapshot}, ${v.at}, ${v.at}, ${v.at}, ${v.token}
     FROM ${v.from}${v.where ? ` WHERE ${v.where}` : ''}${v.returning ? `\n    RETURNING ${v.returning}` : ''}`;
 
 /**
  * Retention by plan. It runs in the statement that inserts the new version, and a data-modifying CTE
- * cannot see rows inserted by its own statement, so the version just made is never pruned.
+ * cannot see rows inserted by its own statement, so the version just made is never pruned. Only
+ * entries with a floor are visited, and through the (entry_id, version_number) index: the planner
+ * guesses 100 rows for a JSON input and hash-joined it against a sequential scan of every version of
+ * every entry, on each publish, whether the plan prunes anything or not.
  */
-const pruneVersions = (from: string, entryId: string, floor: string): string =>
-  `DELETE FROM entry_versions ev USING ${from} WHERE ev.entry_id = ${entryId} AND ev.version_number <= ${floor}`;
+export const pruneVersions = (from: string, entryId: string, floor: string): string =>
+  `DELETE FROM entry_versions ev USING ${from}
+    WHERE ev.entry_id = ANY(ARRAY(SELECT ${entryId} FROM ${from} WHERE ${floor} > 0)) AND ev.entry_id = ${entryId} AND ev.version_number <= ${floor}`;
 
 interface PointerMove {
   from: string;
@@ -94,7 +99,7 @@ type EventPlaceholders = { project: string; source: string; rows: string; entrie
  * `written` is the CTE whose `RETURNING *` holds the entry rows as the statement leaves them: what
  * each event's `committed` records (src/events/outbox.ts).
  */
-const eventsCte = (p: EventPlaceholders, written: string, gate: string): string => `inserted AS (
+export const eventsCte = (p: EventPlaceholders, written: string, gate: string): string => `inserted AS (
     ${contentEventsInsertSql({ ...p, written, withheld: passwordNamesSql }, gate)}
   )`;
 
@@ -103,7 +108,7 @@ const eventsCte = (p: EventPlaceholders, written: string, gate: string): string 
  * told. No NOTIFY rides in it: a NOTIFY takes a cluster-wide lock at commit, and other replicas'
  * readers are woken by the hint sent after the write (src/db/change-hints.ts) or their poll.
  */
-async function writeWithEvents(ctx: Ctx, text: string, params: unknown[], name: string): Promise<boolean> {
+export async function writeWithEvents(ctx: Ctx, text: string, params: unknown[], name: string): Promise<boolean> {
   const written = await ctx.services.database.query(text, params, { name });
   if (written.length === 0) return false;
   outboxWritten(ctx);
