@@ -24,6 +24,8 @@ export interface ReplicaPair {
   replicaUrl: string;
   /** A statement on the replica (statistics, pausing replay). */
   onReplica<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /** Makes the replica apply each commit `ms` after it happened (`recovery_min_apply_delay`; 0: at once). */
+  delayReplay(ms: number): Promise<void>;
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
   close(): Promise<void>;
@@ -128,6 +130,10 @@ async function makePair(): Promise<ReplicaPair> {
     replicaUrl,
     onReplica,
     startReplica,
+    async delayReplay(ms) {
+      await appendFile(join(replicaDir, 'postgresql.auto.conf'), `recovery_min_apply_delay = '${Math.max(0, Math.round(ms))}ms'\n`);
+      await as('pg_ctl', ['-D', replicaDir, 'reload']);
+    },
     stopReplica: async () => {
       await as('pg_ctl', ['-D', replicaDir, '-m', 'immediate', '-w', 'stop']);
     },
