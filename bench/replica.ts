@@ -18,7 +18,7 @@ import { createLogger } from '../src/logger.ts';
 import { createServices, type AppServices } from '../src/services.ts';
 import { buildServer } from '../src/http/server.ts';
 import { openPostgres } from '../src/db/client.ts';
-import { postgresBinaries, replicaPair } from '../test/helpers/streaming-replica.ts';
+import { replicaHarnessProblem, replicaPair } from '../test/helpers/streaming-replica.ts';
 import { createBenchProject } from './lib/database.ts';
 import { call, createContentModel, type Api } from './lib/seed.ts';
 import { percentile } from './lib/stats.ts';
@@ -58,7 +58,8 @@ async function startServer(primaryUrl: string, replicaUrl: string): Promise<Serv
 }
 
 export async function runReplicaBench(opts: { iterations: number; delayMs: number }): Promise<{ rows: Row[]; targets: Target[] }> {
-  if (!postgresBinaries()) return { rows: [{ scenario: REPLICA_ROWS.readAfterWrite, note: 'skipped: PostgreSQL server binaries (initdb, pg_basebackup) not found' }], targets: [] };
+  const problem = replicaHarnessProblem();
+  if (problem) return { rows: [{ scenario: REPLICA_ROWS.readAfterWrite, note: `skipped: ${problem}` }], targets: [] };
   const pair = await replicaPair();
   const servers: Server[] = [];
   try {

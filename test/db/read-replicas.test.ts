@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { posts, world } from '../helpers/world.ts';
-import { postgresBinaries, replicaPair, type ReplicaPair } from '../helpers/streaming-replica.ts';
+import { replicaHarnessProblem, replicaPair, type ReplicaPair } from '../helpers/streaming-replica.ts';
 import { formatLsn, parseLsn } from '../../src/db/lsn.ts';
 
-const bin = postgresBinaries();
-if (!bin) console.warn('read replica tests skipped: PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) not found; set PG_BIN');
+const problem = replicaHarnessProblem();
+if (problem) console.warn(`read replica tests skipped: ${problem}`);
 
 /** Polls `check` until it holds (the replica set's own checks run every REPLICA_CHECK_MS). */
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
@@ -24,7 +24,7 @@ describe('WAL positions', () => {
   });
 });
 
-describe.skipIf(!bin)('read replicas: a streaming replica of the primary, two API processes', () => {
+describe.skipIf(problem !== undefined)('read replicas: a streaming replica of the primary, two API processes', () => {
   let pair: ReplicaPair;
   let a: TestApp;
   let b: TestApp;

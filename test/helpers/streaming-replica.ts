@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -36,6 +36,19 @@ const BIN_DIRS = [process.env.PG_BIN, '/usr/lib/postgresql/16/bin', '/usr/lib/po
 /** The server binaries' directory, or undefined when they are not installed (the tests that need them skip). */
 export const postgresBinaries = (): string | undefined =>
   BIN_DIRS.find((d) => ['initdb', 'pg_ctl', 'pg_basebackup', 'postgres'].every((b) => existsSync(join(d, b))));
+
+/** Why the pair cannot be made here (binaries missing, or root without a `postgres` user to run them as), or undefined. */
+export function replicaHarnessProblem(): string | undefined {
+  if (!postgresBinaries()) return 'PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) not found; set PG_BIN';
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    } catch {
+      return 'running as root and no postgres user to run PostgreSQL as';
+    }
+  }
+  return undefined;
+}
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
