@@ -4,7 +4,8 @@ import type { Database, QueryOptions } from './postgres.ts';
 
 /**
  * Whether a replica's error says the replica itself is gone or unusable (stopped, restarting,
- * unreachable, its pool exhausted), as opposed to the statement failing on its own terms.
+ * unreachable), as opposed to the statement failing on its own terms. Waiting too long for one of
+ * its pooled connections is not counted: that is load, and the statement still runs on the primary.
  */
 export function isReplicaFailure(err: unknown): boolean {
   const seen = new Set<unknown>();
@@ -12,8 +13,8 @@ export function isReplicaFailure(err: unknown): boolean {
   while (e && typeof e === 'object' && !seen.has(e)) {
     seen.add(e);
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && /^(08|57P0|53300|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|P1001|P1002|P1017|P2024)/.test(code)) return true;
-    if (typeof message === 'string' && /connection terminated|terminating connection|connect ECONNREFUSED|timeout exceeded when trying to connect|server closed the connection|the database system is (starting up|shutting down)|Can't reach database server/i.test(message)) return true;
+    if (typeof code === 'string' && /^(08|57P0|53300|ECONN|EPIPE|ETIMEDOUT|EHOSTUNREACH|P1001|P1002|P1017)/.test(code)) return true;
+    if (typeof message === 'string' && /connection terminated|terminating connection|connect ECONNREFUSED|server closed the connection|the database system is (starting up|shutting down)|Can't reach database server/i.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

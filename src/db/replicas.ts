@@ -52,6 +52,8 @@ const nameOf = (url: string): string => {
 };
 
 const CHECK_TIMEOUT_MS = 1_000;
+/** A replica connection not had within this (unreachable, or its pool busy) sends the read to the primary. */
+const CONNECT_TIMEOUT_MS = 1_000;
 /** While reads wait for a position, replicas are asked this often (one statement per replica per tick, shared by all waiters). */
 const CATCH_UP_POLL_MS = 2;
 
@@ -85,7 +87,7 @@ export class ReplicaSet {
     private readonly opts: ReplicaOptions,
   ) {
     this.replicas = opts.urls.map((url) => {
-      const raw = openPostgres(url, opts.poolSize, { connectionTimeoutMillis: CHECK_TIMEOUT_MS, applicationName: 'cms read' });
+      const raw = openPostgres(url, opts.poolSize, { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, applicationName: 'cms read' });
       const r: Replica = { name: nameOf(url), raw, db: raw, status: 'starting', replay: undefined, lagMs: null, reads: 0 };
       r.db = withPrimaryFallback(raw, primary, (err) => this.readFailed(r, err));
       return r;
@@ -139,7 +141,8 @@ export class ReplicaSet {
     const began = performance.now();
     const caughtUp = await this.waitFor(floor!);
     this.recordWait(performance.now() - began);
-    return caughtUp ? this.served(caughtUp) : this.toPrimary('wait_timeout');
+    if (caughtUp) return this.served(caughtUp);
+    return this.toPrimary(this.replicas.some((r) => r.status === 'up') ? 'wait_timeout' : 'no_replica');
   }
 
   async close(): Promise<void> {
@@ -186,7 +189,10 @@ export class ReplicaSet {
       };
       const timeout = setTimeout(() => waiter.resolve(undefined), this.opts.waitMs);
       this.waiters.add(waiter);
-      this.catchUp ??= setInterval(() => void this.pollReplay(), CATCH_UP_POLL_MS);
+      if (!this.catchUp) {
+        this.catchUp = setInterval(() => void this.pollReplay(), CATCH_UP_POLL_MS);
+        this.catchUp.unref();
+      }
     });
   }
 
@@ -246,9 +252,15 @@ export class ReplicaSet {
     this.settleWaiters();
   }
 
+  private inCheck = false;
+
+  /** One check at a time: a replica that answers slowly must not queue a check per tick behind it. */
   private check(): Promise<void> {
-    if (this.closed) return this.checking;
-    this.checking = this.checking.then(() => this.checkOnce()).catch((err) => this.opts.log.warn({ err }, 'replica check failed'));
+    if (this.closed || this.inCheck) return this.checking;
+    this.inCheck = true;
+    this.checking = this.checkOnce()
+      .catch((err) => this.opts.log.warn({ err }, 'replica check failed'))
+      .finally(() => (this.inCheck = false));
     return this.checking;
   }
 
