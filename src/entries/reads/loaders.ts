@@ -6,7 +6,7 @@ import { isUuid, type EntryRow } from '../types.ts';
 import { cachedCollectionById, rememberCollection } from '../../collections/schema-cache.ts';
 import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
-import { plainDatabase, type ReadRow } from './read-rows.ts';
+import type { ReadRow } from './read-rows.ts';
 
 const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `

@@ -12,7 +12,8 @@ import { isUuid, type EntryRow, type ReadState } from '../types.ts';
  * runtime and query compiler cost more CPU per statement than the statement itself (BENCHMARKS.md,
  * "Uncached reads"). Inside a transaction (a Ctx from txCtx) reads go through the
  * transaction's Prisma client as before: they must see its writes, and on PGlite a read outside the
- * transaction would wait for it.
+ * transaction would wait for it. Whether outside a transaction, that is; which database a read then
+ * asks (a replica or the primary) is readSource's choice (src/context.ts).
  */
 export function plainDatabase(ctx: Ctx): Database | null {
   return ctx.db === ctx.services.database.prisma ? ctx.services.database : null;
