@@ -7,7 +7,8 @@
  * BENCH_CONNECTIONS, BENCH_POSTS, BENCH_WHERE_ROWS, BENCH_WHERE_ITERATIONS, BENCH_WEBHOOK_EVENTS,
  * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_FALLBACK_ROWS, BENCH_FALLBACK_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
- * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone), BENCH_SCHEDULES (bench/schedules.ts, alone).
+ * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone), BENCH_SCHEDULES (bench/schedules.ts, alone),
+ * BENCH_REPLICA_WRITES, BENCH_REPLICA_DELAY_MS (bench/replica.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +35,7 @@ import { WRITE_CONCURRENCY_ROWS, runWriteConcurrency } from './write-concurrency
 import { RELEASE_ROWS, runReleaseBench } from './releases.ts';
 import { SCHEDULE_ROWS, runScheduleBench } from './schedules.ts';
 import { EDGE_ROWS, runEdgeBench } from './edge.ts';
+import { REPLICA_ROWS, runReplicaBench } from './replica.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -108,6 +110,7 @@ export const SCENARIO_ROWS = [
   RELEASE_ROWS.bulk,
   R.webhooks,
   SCHEDULE_ROWS.delay,
+  REPLICA_ROWS.readAfterWrite,
   R.live,
   ...OPS_COST_ROWS,
   R.schema,
@@ -336,6 +339,15 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     targets.push(...schedules.targets);
     await cleanRedis(redisUrl, `${prefix}sch`);
     await cleanRedis(redisUrl, `${prefix}schs`);
+
+    // --- read replicas: a primary and a streaming standby of the run's own (initdb, pg_basebackup).
+    // Not in BENCH_QUICK: making the pair is most of its cost; `npx tsx bench/replica.ts` runs it alone.
+    if (QUICK) rows.push({ scenario: REPLICA_ROWS.readAfterWrite, note: 'not run with BENCH_QUICK (it makes its own primary and standby)' });
+    else {
+      const replica = await runReplicaBench({ iterations: num('BENCH_REPLICA_WRITES', 300, 10), delayMs: num('BENCH_REPLICA_DELAY_MS', 25, 25) });
+      rows.push(...replica.rows);
+      targets.push(...replica.targets);
+    }
 
     // A database of its own when the harness owns the server: bench/where.ts then bulk-loads without
     // secondary indexes and rebuilds them once, which is far faster at a million rows.

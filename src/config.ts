@@ -48,6 +48,24 @@ const url = (schemes: string[], example: string) =>
     )
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
+/** Comma-separated PostgreSQL URLs (read replicas); empty means none. */
+const urlList = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : []))
+  .refine(
+    (list) =>
+      list.every((v) => {
+        try {
+          return ['postgres', 'postgresql'].includes(new URL(v).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      }),
+    { message: 'must be comma-separated URLs such as postgresql://user:password@replica1:5432/dbname' },
+  );
+
 /** An optional whole number; empty means unset. */
 const optionalInt = (min: number, max: number) =>
   z
@@ -160,6 +178,14 @@ const envSchema = z
   HOST: z.string().trim().min(1, 'must not be empty').default('0.0.0.0'),
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
   DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
+  /** Streaming replicas of DATABASE_URL that read-only operations use (src/db/replicas.ts). */
+  DATABASE_REPLICA_URLS: urlList,
+  /** Replay lag past which a replica leaves rotation (it rejoins once back under it). */
+  REPLICA_MAX_LAG_MS: int(2000, 1, 3_600_000),
+  /** Longest a read waits for a replica to replay a write it must see, before reading the primary. */
+  REPLICA_WAIT_MS: int(100, 0, 60_000),
+  /** How often each replica's replay position is checked. */
+  REPLICA_CHECK_MS: int(250, 10, 60_000),
   REDIS_URL: url(['redis', 'rediss'], 'redis://host:6379'),
   MIGRATE_ON_START: bool(true),
   RATE_LIMIT_PER_MINUTE: int(600, 1, 10_000_000),
@@ -253,7 +279,7 @@ const envSchema = z
   IMAGE_RENDER_THREADS: int(1, 1, 64),
   IMAGE_RENDERS_PER_MINUTE_ADDRESS: int(60, 1, 1_000_000),
   /**
-   * The CDN in front of delivery-token reads (docs/foundation.md, "Scaling out: the CDN"): which purge
+   * The CDN in front of delivery-token reads (docs/foundation.md, "Scaling out", "The CDN"): which purge
    * adapter runs (`none` sends nothing), how long an edge may keep an answer (`s-maxage`) and serve it
    * stale while it refetches (`stale-while-revalidate`), the response header carrying the purge tags,
    * and how long a purge waits after the commit so that every replica's change feed has read it first.
@@ -323,6 +349,7 @@ const envSchema = z
       const v = c[name];
       if (v === undefined || (Array.isArray(v) && v.length === 0)) ctx.addIssue({ code: 'custom', path: [name], message: `must be set when EDGE_PURGE=${c.EDGE_PURGE}` });
     }
+    if (c.DATABASE_REPLICA_URLS.length > 0 && !c.DATABASE_URL) ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (the primary they replicate)' });
     if (c.ASSET_STORAGE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must be set when ASSET_STORAGE=s3' });
     if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
       ctx.addIssue({ code: 'custom', path: [c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'must be set together with the other S3 key variable' });

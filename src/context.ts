@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Project } from './db/generated/prisma/client.ts';
 import type { Database, PrismaClient } from './db/client.ts';
+import type { ReplicaSet } from './db/replicas.ts';
+import { laterLsn, type Lsn } from './db/lsn.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { requireAbility, type Ability } from './abilities.ts';
@@ -19,6 +21,8 @@ export interface Services {
   config: Config;
   log: Logger;
   database: Database;
+  /** Streaming replicas that read-only operations use (DATABASE_REPLICA_URLS); absent without them. */
+  replicas?: ReplicaSet;
   /** Shared Redis connection for request-path work (rate limits, cache invalidation); absent in embedded mode. */
   redis?: Redis;
   /** Closes everything this process opened, in reverse order. */
@@ -102,6 +106,45 @@ export interface Ctx {
   log: Logger;
   /** Per-request memo (DataLoaders and similar), keyed by the module that owns the entry. */
   memo: Map<string, unknown>;
+  /** Whether and after what this request's read-only operations may read a replica (`readSource`); absent: the primary. */
+  reads?: ReadRouting;
+}
+
+/**
+ * Set by the request pipeline: `replica` only for requests that write nothing (REST GET, GraphQL
+ * queries), so a write's own read-back never meets a replica; `after`, the WAL position the reads
+ * must see: what authentication saw (the generations read caches key by) and what the client says
+ * it wrote (the `Read-After` header).
+ */
+export interface ReadRouting {
+  replica: boolean;
+  after?: Lsn;
+}
+
+/** What a read-only operation reads with: Prisma, and plain pg statements when outside a transaction. */
+export interface ReadSource {
+  db: PrismaClient;
+  /** Null inside a transaction, whose statements must run on its own connection. */
+  database: Database | null;
+}
+
+/**
+ * The one seam between reads and writes. Read-only operations (entry reads, lists, counts, versions,
+ * webhook logs) take their client here and never from `ctx.db`, which is the primary (or the
+ * caller's transaction) and is what writes, transactions, the outbox, locks and migrations use.
+ * With replicas, a read request gets one that has replayed everything it must see, waiting up to
+ * REPLICA_WAIT_MS for it, else the primary (src/db/replicas.ts); chosen once per request.
+ */
+export function readSource(ctx: Ctx): Promise<ReadSource> | ReadSource {
+  const primary = ctx.services.database;
+  if (ctx.db !== primary.prisma) return { db: ctx.db, database: null };
+  const replicas = ctx.services.replicas;
+  const reads = ctx.reads;
+  if (!replicas || !reads?.replica) return { db: ctx.db, database: primary };
+  return memo(ctx, 'db:read-source', async (): Promise<ReadSource> => {
+    const chosen = await replicas.reader(laterLsn(reads.after, replicas.writeFloor(ctx.project.id)));
+    return { db: chosen.prisma, database: chosen };
+  });
 }
 
 export function authorize(ctx: Ctx, ability: Ability): void {

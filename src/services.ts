@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { listenForChanges } from './db/change-feed.ts';
 import { ChangeHints } from './db/change-hints.ts';
 import { startContentLogCompaction } from './db/content-log.ts';
+import { ReplicaSet } from './db/replicas.ts';
 import { OUTBOX_CHANNEL } from './events/port.ts';
 import { createRateLimiter } from './edge/rate-limit.ts';
 import { ReadCache, type CachedAnswer } from './edge/read-cache/store.ts';
@@ -34,7 +35,7 @@ import { releaseRunner } from './releases/operations/schedule.ts';
 export type AppServices = EdgeServices;
 
 /**
- * `authCache`: this process answers requests and should hold authentications (the server); the
+ * `authCache`: this process answers requests (and reads from DATABASE_REPLICA_URLS when set) and should hold authentications (the server); the
  * worker and the CLI authenticate nobody and skip the extra LISTEN connection.
  */
 export async function createServices(config: Config, log: Logger, opts: { database?: Database; authCache?: boolean } = {}): Promise<AppServices> {
@@ -55,10 +56,24 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   // Readers on other replicas (change feeds, live hubs, dispatchers) LISTEN; embedded PGlite has none.
   const changeHints = database.kind === 'postgres' ? new ChangeHints(database, log, [OUTBOX_CHANNEL]) : undefined;
   const stopCompaction = startContentLogCompaction(database, log);
+  // Only a process that answers requests reads from replicas; workers and the CLI use the primary.
+  const replicas =
+    opts.authCache && database.kind === 'postgres' && config.DATABASE_REPLICA_URLS.length > 0
+      ? new ReplicaSet(database, {
+          urls: config.DATABASE_REPLICA_URLS,
+          maxLagMs: config.REPLICA_MAX_LAG_MS,
+          waitMs: config.REPLICA_WAIT_MS,
+          checkMs: config.REPLICA_CHECK_MS,
+          poolSize: 10,
+          log,
+        })
+      : undefined;
+  await replicas?.start();
   const services: AppServices = {
     config,
     log,
     database,
+    replicas,
     redis,
     rateLimiter: createRateLimiter(config.RATE_LIMIT_PER_MINUTE, redis),
     readCache: config.READ_CACHE_MB > 0 ? new ReadCache(config.READ_CACHE_MB * 1_048_576) : undefined,
@@ -97,6 +112,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       await changeHints?.close();
       await stopCompaction();
       redis?.disconnect();
+      await replicas?.close();
       await database.close();
     },
   };

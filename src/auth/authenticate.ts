@@ -5,11 +5,21 @@ import { AUTH_SQL, toProject, type AuthRow } from './credentials.ts';
 import { isUuid } from '../uuid.ts';
 import type { Logger } from '../logger.ts';
 import { scopeOfRow } from './scope.ts';
+import { parseLsn, type Lsn } from '../db/lsn.ts';
 
 export interface AuthHeaders {
   projectId?: string | string[];
   authorization?: string | string[];
+  /** The WAL position the client says it wrote at (`Read-After`): a remembered answer older than it is not used. */
+  readAfter?: Lsn;
 }
+
+/** Whether a remembered answer was read before the client's write: its generations may not count it. */
+const olderThan = (row: Pick<AuthRow, 'wal_lsn'>, readAfter: Lsn | undefined): boolean => {
+  if (readAfter === undefined) return false;
+  const seen = parseLsn(row.wal_lsn);
+  return seen === undefined || seen < readAfter;
+};
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
 
@@ -51,11 +61,13 @@ export async function authenticate(services: Services, headers: AuthHeaders, req
   const cacheKey = `${projectKey}|${tokenHash}`;
   let row = tokenHash ? cache?.get(cacheKey) : undefined;
   // A remembered token may have expired since: the clock is checked on every use, on every replica.
-  if (row && expired(row)) row = undefined;
+  if (row && (expired(row) || olderThan(row, headers.readAfter))) row = undefined;
   if (!row) {
     const load = async () => (await services.database.query<AuthRow>(AUTH_SQL, [projectKey, tokenHash], { name: 'cms_authenticate' }))[0];
     // Only successes are remembered: a failure stays a round trip, so a token issued a moment ago works at once.
     row = cache && tokenHash ? await cache.read(cacheKey, load, succeeded) : await load();
+    // A read in flight that began before the client's write: ask again.
+    if (row && olderThan(row, headers.readAfter)) row = await load();
     if (!row) throw badRequest('Project not found.');
     if (!match || !succeeded(row)) throw unauthenticated(tokenProblem(auth, match, row));
   }
@@ -80,7 +92,7 @@ export function authenticateFromCache(services: Services, headers: AuthHeaders, 
   const match = /^Bearer\s+(\S+)$/i.exec(auth);
   if (!match) return undefined;
   const row = cache.get(`${projectUuid.toLowerCase()}|${hashToken(match[1])}`);
-  if (!row || row.token_id === null || expired(row)) return undefined;
+  if (!row || row.token_id === null || expired(row) || olderThan(row, headers.readAfter)) return undefined;
   return contextOf(services, row, row.token_id, requestId);
 }
 
@@ -104,6 +116,7 @@ function contextOf(services: Services, row: AuthRow, tokenId: number, requestId:
       return (log ??= services.log.child({ reqId: requestId, project: project.uuid, token: tokenId }));
     },
     memo: new Map(),
+    reads: { replica: false, after: parseLsn(row.wal_lsn) },
   };
 }
 

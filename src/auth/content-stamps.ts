@@ -1,5 +1,6 @@
 import type { ContentChange } from '../db/change-feed.ts';
 import type { CollectionGenerations } from '../context.ts';
+import { parseLsn } from '../db/lsn.ts';
 
 /** What a cached authentication carries that content commits move: the generations read caches key by. */
 export interface ContentStamped {
@@ -7,6 +8,8 @@ export interface ContentStamped {
   id: number;
   generation: string;
   collections: CollectionGenerations | null;
+  /** The primary's WAL position the generations were counted at (the latest, once raised). */
+  wal_lsn?: string | null;
 }
 
 /**
@@ -36,5 +39,9 @@ export function raiseGenerations<V extends ContentStamped>(row: V, change: Conte
       collections[slug] = [id, Math.max(p, published), Math.max(d, draft)];
     }
   }
-  return generation === row.generation && collections === row.collections ? row : { ...row, generation, collections };
+  const changeLsn = parseLsn(change.lsn);
+  const rowLsn = parseLsn(row.wal_lsn);
+  const walLsn = changeLsn !== undefined && (rowLsn === undefined || changeLsn > rowLsn) ? change.lsn : row.wal_lsn;
+  if (generation === row.generation && collections === row.collections && walLsn === row.wal_lsn) return row;
+  return { ...row, generation, collections, ...(walLsn === undefined ? {} : { wal_lsn: walLsn }) };
 }

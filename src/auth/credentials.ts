@@ -45,6 +45,12 @@ export interface AuthRow {
   token_delivery: boolean | null;
   /** Whether the project runs only its trusted documents: read here so GraphQL asks no second statement. */
   trusted_documents_enforced: boolean;
+  /**
+   * The primary's WAL position when the generations above were read (raised with them by the change
+   * feed): a replica that has replayed it shows at least what they count, so reads cached under them
+   * are never older than their key (src/db/replicas.ts).
+   */
+  wal_lsn: string | null;
 }
 
 /**
@@ -59,7 +65,8 @@ export const AUTH_SQL = `
             FROM cms_collection_generations(p.id) g) AS collections,
          t.id AS token_id, t.project_id AS token_project_id, t.name AS token_name, t.abilities, t.revoked_at,
          t.kind AS token_kind, t.collections AS token_collections, t.fields AS token_fields, t.expires_at, t.release_id::text AS release_id, t.delivery AS token_delivery,
-         EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced
+         EXISTS (SELECT 1 FROM trusted_document_manifests m WHERE m.project_id = p.id AND m.enforced) AS trusted_documents_enforced,
+         pg_current_wal_lsn()::text AS wal_lsn
     FROM projects p
     LEFT JOIN api_tokens t ON t.token_hash = $2
    WHERE p.uuid = $1::uuid`;

@@ -23,6 +23,8 @@ export interface ContentChange {
   generation?: bigint;
   /** Collection id, published and draft generations. */
   collections?: Array<[number, number, number]>;
+  /** The primary's WAL position when they were counted: a replica past it shows them (src/db/replicas.ts). */
+  lsn?: string;
 }
 
 export interface ChangeFeed {
@@ -72,7 +74,7 @@ const READ_LOG_SQL = `
     SELECT x.id, x.project_id, x.xid FROM content_changes x
      WHERE $1::text IS NOT NULL AND x.xid >= $1::text::xid8 AND x.id <> ALL($2::bigint[])
   )
-  SELECT cms_snapshot_horizon(s.snap)::text AS horizon,
+  SELECT cms_snapshot_horizon(s.snap)::text AS horizon, pg_current_wal_lsn()::text AS lsn,
          (SELECT coalesce(json_agg(json_build_array(f.id::text, f.xid::text)), '[]') FROM fresh f) AS rows,
          (SELECT coalesce(json_agg(json_build_array(pp.project_id, cms_project_generation(pp.project_id)::text,
                    (SELECT coalesce(json_agg(json_build_array(g.collection_id, g.published, g.draft)), '[]') FROM cms_collection_generations(pp.project_id) g))), '[]')
@@ -81,6 +83,7 @@ const READ_LOG_SQL = `
 
 interface LogRead {
   horizon: string;
+  lsn: string;
   rows: Array<[string, string]>;
   changes: Array<[number, string, Array<[number, number, number]>]>;
 }
@@ -169,7 +172,7 @@ export function listenForChanges(connectionString: string, log: Logger, opts: Ch
       // A first read sees nothing before its horizon: what was read from the database before it
       // (authentications in flight included) cannot be vouched for.
       if (first) emit({ kind: 'all' });
-      for (const [projectId, generation, collections] of r.changes) emitContent({ projectId, generation: BigInt(generation), collections });
+      for (const [projectId, generation, collections] of r.changes) emitContent({ projectId, generation: BigInt(generation), collections, lsn: r.lsn });
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : undefined }, 'could not read the change log');
       horizon = null;

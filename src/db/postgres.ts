@@ -32,9 +32,13 @@ export interface QueryOptions {
  * `namedStatements: false` for servers that multiplex many client connections onto one session
  * (pglite-socket): there a name prepared by one connection collides with the same name from another.
  */
-export function openPostgres(connectionString: string, poolSize = 10, opts: { namedStatements?: boolean } = {}): Database {
+export function openPostgres(
+  connectionString: string,
+  poolSize = 10,
+  opts: { namedStatements?: boolean; connectionTimeoutMillis?: number; applicationName?: string } = {},
+): Database {
   const named = opts.namedStatements ?? true;
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: opts.connectionTimeoutMillis, application_name: opts.applicationName });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -55,7 +55,7 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
     if (!shape) return false;
     const requestId = requestIdOf(req);
     // Stage 2 from memory: the authentication cache the full path reads first, holding the route's ability.
-    const ctx = pipeline.fast.admit({ projectId: projectHeader, authorization: h.authorization, requestId }, shape.ability);
+    const ctx = pipeline.fast.admit({ projectId: projectHeader, authorization: h.authorization, requestId, readAfter: h['read-after'] }, shape.ability);
     if (!ctx) return false;
     // Stage 4: the key the route computes, from this request's own generations.
     const key = readCache.restKey(ctx, shape.route, shape.path, shape.canonicalQuery, shape.collection);

@@ -5,9 +5,9 @@ import cors from '@fastify/cors';
  * Request headers a browser may always send cross-origin: the API's own, conditional reads, and the
  * event id a live stream resumes from. CORS_ALLOW_HEADERS adds more (tracing headers by default).
  */
-export const API_REQUEST_HEADERS = ['project-id', 'authorization', 'content-type', 'if-none-match', 'x-request-id', 'last-event-id'];
+export const API_REQUEST_HEADERS = ['project-id', 'authorization', 'content-type', 'if-none-match', 'x-request-id', 'last-event-id', 'read-after'];
 /** Response headers a cross-origin script may read. */
-const EXPOSED_HEADERS = ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id', 'location'];
+const EXPOSED_HEADERS = ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id', 'location', 'read-after'];
 
 /**
  * One CORS policy for REST and GraphQL (Yoga's own CORS is off), from CORS_ORIGINS: empty (default)

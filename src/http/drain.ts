@@ -27,6 +27,8 @@ declare module 'fastify' {
  * Readiness answers "can this replica serve?": PostgreSQL is required (503 without it); Redis only
  * carries shared rate limits, the delivery queue and cache invalidation, each with an in-process
  * fallback, so Redis down is `200` with `redis: "degraded"` rather than pulling a working replica.
+ * Database read replicas likewise: reads fall back to the primary, so their state (`replicas`, each
+ * with its status and lag) is reported and never makes the answer 503.
  */
 export function registerHealth(app: FastifyInstance, services: EdgeServices): void {
   let draining = false;
@@ -51,7 +53,10 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
     if (services.redis) checks.redis = await redisState(services);
     if (draining) checks.process = 'draining';
     const ready = checks.database === 'ok' && !draining;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
+    // Replicas never make a replica unready: reads fall back to the primary. Their state is for operators.
+    const replicas = services.replicas?.states().map((r) => ({ name: r.name, status: r.status, lagMs: r.lagMs }));
+    if (replicas) checks.replicas = replicas.every((r) => r.status === 'up') ? 'ok' : replicas.some((r) => r.status === 'up') ? 'degraded' : 'primary-only';
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks, ...(replicas ? { replicas } : {}) });
   });
 }
 

@@ -8,6 +8,7 @@ import { drawAddressBudget } from '../edge/pipeline/stages.ts';
 import { AppError } from '../errors.ts';
 import { metricsRegistryOf } from '../edge/metrics.ts';
 import type { ResponseObserver } from './response-observers.ts';
+import { registerReplicaMetrics } from './replica-metrics.ts';
 
 /**
  * Prometheus metrics (prom-client). Per request: one histogram observation by method, route pattern
@@ -38,6 +39,7 @@ export function registerMetrics(app: FastifyInstance, services: EdgeServices): R
     child.observe(ms / 1000);
   };
   registerScrapeGauges(registry, services);
+  if (services.replicas) registerReplicaMetrics(registry, services.replicas);
   // With METRICS_PORT the figures are served on their own listener (src/main.ts), not to the public port.
   if (services.config.METRICS_PORT === undefined) {
     app.get('/metrics', async (req, reply) => {

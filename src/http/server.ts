@@ -128,7 +128,13 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   return app;
 }
 
-const credentialsOf = (req: FastifyRequest): RequestCredentials => ({ projectId: req.headers['project-id'], authorization: req.headers.authorization, ip: req.ip, requestId: req.id });
+const credentialsOf = (req: FastifyRequest): RequestCredentials => ({
+  projectId: req.headers['project-id'],
+  authorization: req.headers.authorization,
+  ip: req.ip,
+  requestId: req.id,
+  readAfter: req.headers['read-after'],
+});
 
 /** The REST adapter of the pipeline: one route of the table, through stages 2-7 (stage 1 is the preValidation hook above). */
 function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef): void {
@@ -150,6 +156,8 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
         admit: () => pipeline.admit(req, credentialsOf(req), route.bucket),
       };
       let result;
+      let written: string | undefined;
+      if (route.method === 'GET') pipeline.readOnly(req);
       if (route.auth === false && route.publicHandler) {
         result = await route.publicHandler(input);
       } else if (route.auth === 'enduser' && route.endUserHandler) {
@@ -173,10 +181,11 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
         try {
           result = await active.handler(ctx, input);
         } finally {
-          if (route.method !== 'GET') pipeline.afterWrite(ctx);
+          if (route.method !== 'GET') written = await pipeline.afterWrite(ctx);
         }
       }
       if (reply.sent) return reply;
+      if (written) void reply.header('read-after', written);
       if (result.headers) for (const [k, v] of Object.entries(result.headers)) void reply.header(k, v);
       void reply.status(result.status ?? 200);
       if (result.json !== undefined) return reply.type('application/json; charset=utf-8').send(result.json);

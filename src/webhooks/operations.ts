@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authorize, type Ctx } from '../context.ts';
+import { authorize, readSource, type Ctx } from '../context.ts';
 import { withinTransaction } from '../db/client.ts';
 import { conflict, ErrorBag, notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
@@ -143,9 +143,10 @@ export async function listWebhookLogs(ctx: Ctx, uuid: string, query: { paginate?
   const { perPage, page } = parsePaging(query, bag);
   bag.throwIfAny();
   const w = await findWebhook(ctx, uuid);
+  const { db } = await readSource(ctx);
   const [total, rows] = await Promise.all([
-    ctx.db.webhookLog.count({ where: { webhookId: w.id } }),
-    ctx.db.webhookLog.findMany({ where: { webhookId: w.id }, orderBy: { id: 'desc' }, skip: (page - 1) * perPage, take: perPage }),
+    db.webhookLog.count({ where: { webhookId: w.id } }),
+    db.webhookLog.findMany({ where: { webhookId: w.id }, orderBy: { id: 'desc' }, skip: (page - 1) * perPage, take: perPage }),
   ]);
   const from = rows.length ? (page - 1) * perPage + 1 : null;
   return {

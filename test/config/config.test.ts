@@ -35,6 +35,15 @@ describe('configuration', () => {
     expect(c.REDIS_URL).toBeUndefined();
   });
 
+  it('reads replica URLs as a list, refuses a bad one or replicas without a primary, and echoes no password', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/cms', DATABASE_REPLICA_URLS: ' postgresql://u:p@r1:5432/cms , postgres://u:p@r2/cms,' });
+    expect(c.DATABASE_REPLICA_URLS).toEqual(['postgresql://u:p@r1:5432/cms', 'postgres://u:p@r2/cms']);
+    expect(loadConfig({}).DATABASE_REPLICA_URLS).toEqual([]);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://db/cms', DATABASE_REPLICA_URLS: 'postgresql://u:secret@r1/cms,mysql://r2' })).toThrow(/DATABASE_REPLICA_URLS must be comma-separated URLs/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://db/cms', DATABASE_REPLICA_URLS: 'postgresql://u:secret@r1/cms,mysql://r2' })).not.toThrow(/secret/);
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://r1/cms' })).toThrow(/DATABASE_REPLICA_URLS needs DATABASE_URL/);
+  });
+
   it('names every bad variable, says what is expected, and never echoes values', () => {
     let err: unknown;
     try {

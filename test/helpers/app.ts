@@ -45,11 +45,16 @@ export interface TestApp {
  * Starts the real HTTP app against a fresh PostgreSQL database (or in-memory PGlite with
  * `{ embedded: true }`). Requests go through Fastify's full pipeline via inject().
  */
-export async function startTestApp(opts: { embedded?: boolean; config?: Partial<Config>; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { embedded?: boolean; config?: Partial<Config>; env?: Record<string, string>; /** A database the caller owns (not dropped at close). */ databaseUrl?: string } = {},
+): Promise<TestApp> {
   let database: Database;
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
-  if (opts.embedded) {
+  if (opts.databaseUrl) {
+    databaseUrl = opts.databaseUrl;
+    database = openPostgres(databaseUrl, 5);
+  } else if (opts.embedded) {
     database = await openEmbeddedInMemory({ image: await migratedInMemoryImage(migrate) });
   } else {
     const created = await createTestDatabase();

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Ctx, ShownContent } from '../../context.ts';
 
 /**
- * The answers a CDN may keep (docs/foundation.md, "Scaling out: the CDN"): published reads of a
+ * The answers a CDN may keep (docs/foundation.md, "Scaling out", "The CDN"): published reads of a
  * delivery token, REST and GraphQL GET alike. They carry a shared-cache lifetime, a strong tag, a
  * `Vary` naming what else the answer depends on, and purge tags naming everything it shows, so a
  * purge by tag (./purger.ts) reaches exactly the answers a change alters. Every other answer keeps

@@ -21,7 +21,7 @@ export interface EdgePurgerOptions {
 
 /**
  * Sends the CDN purges of every committed change that alters a published answer (docs/foundation.md,
- * "Scaling out: the CDN"). Every replica runs one, and each reads every change:
+ * "Scaling out", "The CDN"). Every replica runs one, and each reads every change:
  * - entry changes (publish, unpublish, revert, trash, delete, restore, a release's entries) from the
  *   outbox, through the same ordered stream live subscriptions read (src/live/stream.ts: strictly
  *   in id order, waiting behind a transaction that has not committed yet, so none is skipped), woken

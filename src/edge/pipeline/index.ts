@@ -9,7 +9,8 @@ import type { RateBucket, RateState } from '../rate-limit.ts';
 import type { ReadCache } from '../read-cache/store.ts';
 import type { KnownRestReads } from '../read-cache/known-rest-reads.ts';
 import { createGraphqlReadCache, type GraphqlReadCache } from '../read-cache/graphql-answers.ts';
-import { admit, afterWrite, rateKeyOf, type RequestCredentials } from './stages.ts';
+import { admit, afterWrite, rateKeyOf, readAfterOf, type RequestCredentials } from './stages.ts';
+import type { ReadRouting } from '../../context.ts';
 
 export type { RequestCredentials };
 /**
@@ -53,14 +54,23 @@ export interface Pipeline {
    * (GraphQL's gate, the schema choice, a resolver, the early lane) shares one promise and one charge.
    */
   admit(request: object, creds: RequestCredentials, bucket?: RateBucket): Promise<Ctx>;
+  /**
+   * Marks `request` as one that writes nothing (REST GET, a GraphQL query): its read-only operations
+   * may read a database replica (`readSource`, src/context.ts). Unmarked requests read the primary,
+   * so a write's own read-back never meets a replica behind it.
+   */
+  readOnly(request: object): void;
   /** 4. The caches, absent when READ_CACHE_MB=0. */
   readCache: {
     rest?: ReadCache;
     knownRest?: KnownRestReads;
     graphql?: GraphqlReadCache;
   };
-  /** 6. After a write: the caller's next read on this replica sees it. */
-  afterWrite(ctx: Pick<Ctx, 'project'>): void;
+  /**
+   * 6. After a write: the caller's next read on this replica sees it; with database replicas, the
+   * `Read-After` value its answer carries so that it does on every replica (./stages.ts).
+   */
+  afterWrite(ctx: Pick<Ctx, 'project'>): Promise<string | undefined>;
   /** 7. What an operation threw, as a classified AppError; null for an unexpected failure (masked, logged). */
   classify(err: unknown): AppError | null;
   /** The early lanes' stages 2-3, from memory only; null and undefined hand the request to the full path. */
@@ -75,6 +85,13 @@ export interface Pipeline {
 /** The one assembly of the request pipeline for a server. */
 export function createPipeline(services: EdgeServices): Pipeline {
   const admitted = new WeakMap<object, Promise<Ctx>>();
+  // One routing per request, shared by its context and whichever adapter stage marks it read-only.
+  const routings = new WeakMap<object, ReadRouting>();
+  const routingOf = (request: object): ReadRouting => {
+    let routing = routings.get(request);
+    if (!routing) routings.set(request, (routing = { replica: false }));
+    return routing;
+  };
   return {
     services,
     guard: requestInputError,
@@ -82,9 +99,20 @@ export function createPipeline(services: EdgeServices): Pipeline {
       let pending = admitted.get(request);
       if (!pending) {
         pending = admit(services, creds, bucket);
+        if (services.replicas) {
+          pending = pending.then((ctx) => {
+            const routing = routingOf(request);
+            routing.after = ctx.reads?.after;
+            ctx.reads = routing;
+            return ctx;
+          });
+        }
         admitted.set(request, pending);
       }
       return pending;
+    },
+    readOnly(request) {
+      if (services.replicas) routingOf(request).replica = true;
     },
     readCache: {
       rest: services.readCache,
@@ -95,7 +123,7 @@ export function createPipeline(services: EdgeServices): Pipeline {
     classify: operationError,
     fast: {
       admit(creds, ability) {
-        const ctx = authenticateFromCache(services, { projectId: creds.projectId, authorization: creds.authorization }, creds.requestId);
+        const ctx = authenticateFromCache(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(creds) }, creds.requestId);
         return ctx && ctx.actor.kind === 'token' && holds(ctx.actor.abilities, ability) ? ctx : null;
       },
       budget: (ctx) => services.rateLimiter.tryConsume(rateKeyOf(ctx), 'default'),

@@ -3,6 +3,7 @@ import { authenticate, isAuthError } from '../../auth/authenticate.ts';
 import { clientKey } from '../client-key.ts';
 import type { EdgeServices } from '../services.ts';
 import type { RateBucket } from '../rate-limit.ts';
+import { formatLsn, parseLsn, type Lsn } from '../../db/lsn.ts';
 
 /**
  * The budget and credential stages of the request pipeline, as functions: src/edge/pipeline/index.ts
@@ -16,7 +17,13 @@ export interface RequestCredentials {
   /** The client's address: the budget of requests that carry no token. */
   ip?: string;
   requestId?: string;
+  /** The `Read-After` header: the WAL position of the client's last write, as a write's answer gave it. */
+  readAfter?: string | string[];
 }
+
+/** The position a request's `Read-After` names; a malformed one is ignored (it can only ask to wait). */
+export const readAfterOf = (creds: Pick<RequestCredentials, 'readAfter'>): Lsn | undefined =>
+  parseLsn(Array.isArray(creds.readAfter) ? creds.readAfter[0] : creds.readAfter);
 
 /**
  * Whose budget a request draws on. Token ids are only unique within one database, and several
@@ -35,7 +42,7 @@ export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): 
 export async function admit(services: EdgeServices, creds: RequestCredentials, bucket: RateBucket = 'default'): Promise<Ctx> {
   let ctx: Ctx;
   try {
-    ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization }, creds.requestId);
+    ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(creds) }, creds.requestId);
   } catch (err) {
     if (isAuthError(err)) await drawAddressBudget(services, creds.ip);
     throw err;
@@ -68,8 +75,24 @@ export async function drawAddressBudget(services: EdgeServices, ip: string | und
  * cached authentication (and with it the content generations the read caches key by) before the
  * response goes out (src/auth/auth-cache.ts). Then hints every replica to read the change log and
  * the outbox now (src/db/change-hints.ts); the write has committed, and the response does not wait.
+ *
+ * With read replicas, read-your-writes on every API replica: the answer is the primary's WAL
+ * position now (every commit of this write is at or below it), which the response carries as
+ * `Read-After`; a client that sends it back has its reads wait for a database replica that replayed
+ * it, on whichever API replica it reaches, and this process's own later reads of the project do
+ * without the header. Undefined without replicas (nothing to wait for) or when the primary did not
+ * answer (the write stands; only the position is missing).
  */
-export function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>): void {
+export async function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>): Promise<string | undefined> {
   services.authCache?.forgetProject(ctx.project.id);
   services.changeHints?.send();
+  const replicas = services.replicas;
+  if (!replicas) return undefined;
+  try {
+    const lsn = await replicas.primaryPosition();
+    replicas.noteWrite(ctx.project.id, lsn);
+    return formatLsn(lsn);
+  } catch {
+    return undefined;
+  }
 }

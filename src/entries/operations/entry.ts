@@ -1,5 +1,5 @@
 import type { PrismaClient, Tx } from '../../db/client.ts';
-import { authorize, type Ctx } from '../../context.ts';
+import { authorize, readSource, type Ctx } from '../../context.ts';
 import { ErrorBag, notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
@@ -127,7 +127,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
   if (opts.translationLocale) {
     const locale = opts.translationLocale.toLowerCase();
     if (row.translationGroupId === null) throw notFound('This entry has no translations linked.');
-    row = await ctx.db.entry.findFirst({ where: { translationGroupId: row.translationGroupId, locale, deletedAt: null, collectionId: collection.id } });
+    row = await (await readSource(ctx)).db.entry.findFirst({ where: { translationGroupId: row.translationGroupId, locale, deletedAt: null, collectionId: collection.id } });
     if (!row || (opts.state === 'published' && row.publishedVersionId === null)) throw notFound(`Translation not found for locale '${locale}'.`);
   } else {
     if (opts.locale && row.locale !== opts.locale.toLowerCase()) throw notFound('Entry not found.');

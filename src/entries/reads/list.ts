@@ -1,5 +1,5 @@
 import { Prisma, type Tx } from '../../db/client.ts';
-import { authorize, type Ctx } from '../../context.ts';
+import { authorize, readSource, type Ctx } from '../../context.ts';
 import { EntryNotFound } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { requireReadView } from '../../collections/token-scope.ts';
@@ -119,7 +119,7 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   else if (locale) conds.splice(2, 0, Prisma.sql`e.locale = ${locale}`);
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
   const filter = await compileWhereWithCount(options.where, {
-    db: ctx.db,
+    db: (await readSource(ctx)).db,
     projectId: ctx.project.id,
     collection,
     column,

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
 import type { Asset } from '../../db/generated/prisma/client.ts';
-import { memo, type Ctx } from '../../context.ts';
+import { memo, readSource, type Ctx } from '../../context.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../../collections/model.ts';
 import { isUuid, type EntryRow } from '../types.ts';
 import { cachedCollectionById, rememberCollection } from '../../collections/schema-cache.ts';
 import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
-import { plainDatabase, type ReadRow } from './read-rows.ts';
+import type { ReadRow } from './read-rows.ts';
 
 const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `
@@ -37,23 +37,23 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
       entryByUuid: new DataLoader<string, ReadRow | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
         // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
-        const plain = plainDatabase(ctx);
+        const { db, database: plain } = await readSource(ctx);
         const rows = !uuids.length
           ? []
           : plain
             ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids], { name: 'cms_entries_by_uuid' })
-            : await ctx.db.entry.findMany({ where: { uuid: { in: uuids } } });
+            : await db.entry.findMany({ where: { uuid: { in: uuids } } });
         const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),
       assetByUuid: new DataLoader<string, Asset | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
-        const plain = plainDatabase(ctx);
+        const { db, database: plain } = await readSource(ctx);
         const rows = !uuids.length
           ? []
           : plain
             ? await plain.query<Asset>(ASSETS_BY_UUID, [uuids, projectId], { name: 'cms_assets_by_uuid' })
-            : await ctx.db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } });
+            : await db.asset.findMany({ where: { projectId, uuid: { in: uuids }, deletedAt: null } });
         const byUuid = new Map(rows.map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Prisma, type Database } from '../../db/client.ts';
-import type { Ctx } from '../../context.ts';
+import { readSource, type Ctx } from '../../context.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { ENTRY_COLUMNS, sameCollection } from '../store/rows.ts';
 import { isVisibleField } from '../../collections/visibility.ts';
@@ -12,20 +12,22 @@ import { isUuid, type EntryRow, type ReadState } from '../types.ts';
  * runtime and query compiler cost more CPU per statement than the statement itself (BENCHMARKS.md,
  * "Uncached reads"). Inside a transaction (a Ctx from txCtx) reads go through the
  * transaction's Prisma client as before: they must see its writes, and on PGlite a read outside the
- * transaction would wait for it.
+ * transaction would wait for it. Whether outside a transaction, that is; which database a read then
+ * asks (a replica or the primary) is readSource's choice (src/context.ts).
  */
 export function plainDatabase(ctx: Ctx): Database | null {
   return ctx.db === ctx.services.database.prisma ? ctx.services.database : null;
 }
 
 /**
- * Runs a Prisma.Sql statement through pg when outside a transaction. `name` prepares it once per
+ * Runs a Prisma.Sql statement through pg when outside a transaction, where readSource says (a
+ * database replica for a read-only request, else the primary). `name` prepares it once per
  * connection. Through pg, timestamptz columns arrive as the API's ISO text (isoInstant); through
  * Prisma as Dates: rows read here are ReadRows, which take either.
  */
-export function readRows<T>(ctx: Ctx, statement: Prisma.Sql, name?: string): Promise<T[]> {
-  const plain = plainDatabase(ctx);
-  return plain ? plain.query<T>(statement.text, statement.values, { name, types: ISO_INSTANTS }) : ctx.db.$queryRaw<T[]>(statement);
+export async function readRows<T>(ctx: Ctx, statement: Prisma.Sql, name?: string): Promise<T[]> {
+  const { db, database } = await readSource(ctx);
+  return database ? database.query<T>(statement.text, statement.values, { name, types: ISO_INSTANTS }) : db.$queryRaw<T[]>(statement);
 }
 
 /** A timestamp of a read row: a Date (Prisma, PGlite) or already the text the API shows (`toISOString()`'s form). */

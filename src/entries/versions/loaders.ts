@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { memo, type Ctx } from '../../context.ts';
+import { memo, readSource, type Ctx } from '../../context.ts';
 import { countVersions, fetchVersions } from './queries.ts';
 import type { VersionRecord } from './serialize.ts';
 
@@ -47,7 +47,7 @@ export function versionLoaders(ctx: Ctx): VersionLoaders {
         const pages = new Map<string, VersionPage>();
         for (const group of groups.values()) {
           const { first, before } = group[0];
-          const rows = await fetchVersions(ctx.db, { entryIds: [...new Set(group.map((k) => k.entryId))], before, perEntry: first + 1 });
+          const rows = await fetchVersions((await readSource(ctx)).db, { entryIds: [...new Set(group.map((k) => k.entryId))], before, perEntry: first + 1 });
           for (const k of group) {
             const mine = rows.filter((r) => r.row.entryId === k.entryId);
             pages.set(pageKey(k), { records: mine.slice(0, first), hasMore: mine.length > first });
@@ -58,12 +58,12 @@ export function versionLoaders(ctx: Ctx): VersionLoaders {
       { cacheKeyFn: pageKey },
     ),
     count: new DataLoader<number, number>(async (ids) => {
-      const counts = await countVersions(ctx.db, [...ids]);
+      const counts = await countVersions((await readSource(ctx)).db, [...ids]);
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     byNumber: new DataLoader<{ entryId: number; number: number }, VersionRecord | null, string>(
       async (keys) => {
-        const rows = await fetchVersions(ctx.db, {
+        const rows = await fetchVersions((await readSource(ctx)).db, {
           entryIds: [...new Set(keys.map((k) => k.entryId))],
           numbers: [...new Set(keys.map((k) => k.number))],
           withSnapshot: true,
@@ -74,7 +74,7 @@ export function versionLoaders(ctx: Ctx): VersionLoaders {
       { cacheKeyFn: (k) => `${k.entryId}:${k.number}` },
     ),
     snapshot: new DataLoader<number, Prisma.JsonValue | null>(async (ids) => {
-      const rows = await ctx.db.entryVersion.findMany({ where: { id: { in: [...ids] } }, select: { id: true, snapshot: true } });
+      const rows = await (await readSource(ctx)).db.entryVersion.findMany({ where: { id: { in: [...ids] } }, select: { id: true, snapshot: true } });
       const byId = new Map(rows.map((r) => [r.id, r.snapshot]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

@@ -1,4 +1,4 @@
-import { authorize, type Ctx } from '../../context.ts';
+import { authorize, readSource, type Ctx } from '../../context.ts';
 import { requireContentRead } from '../../collections/visibility.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../collections/model.ts';
 import { requireCollectionInScope, requireReadView, scopedSchema } from '../../collections/token-scope.ts';
@@ -29,15 +29,17 @@ export interface VersionWithCollection {
 export async function listVersions(ctx: Ctx, collectionSlug: string, uuid: string): Promise<VersionRecord[]> {
   requireContentRead(ctx);
   const collection = await versionedCollection(ctx, collectionSlug);
-  const entry = await findEntry(ctx.db, ctx, collection, uuid);
-  return fetchVersions(ctx.db, { entryIds: [entry.id] });
+  const { db } = await readSource(ctx);
+  const entry = await findEntry(db, ctx, collection, uuid);
+  return fetchVersions(db, { entryIds: [entry.id] });
 }
 
 /** GET /api/{collection}/{uuid}/versions/{version}: the list item plus its snapshot. */
 export async function getVersion(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown): Promise<VersionWithCollection> {
   requireContentRead(ctx);
   const collection = await versionedCollection(ctx, collectionSlug);
-  const entry = await findEntry(ctx.db, ctx, collection, uuid);
+  const { db } = await readSource(ctx);
+  const entry = await findEntry(db, ctx, collection, uuid);
   const version = await loadVersion(ctx, entry.id, parseVersionNumber(versionParam), true);
   return { collection, version };
 }
@@ -74,10 +76,11 @@ export interface VersionDiff extends SnapshotDiff {
 export async function diffVersions(ctx: Ctx, collectionSlug: string, uuid: string, versionParam: unknown, toParam: unknown): Promise<VersionDiff> {
   requireContentRead(ctx);
   const collection = await versionedCollection(ctx, collectionSlug);
-  const entry = await findEntry(ctx.db, ctx, collection, uuid);
+  const { db } = await readSource(ctx);
+  const entry = await findEntry(db, ctx, collection, uuid);
   const from = parseVersionNumber(versionParam);
   const to = parseDiffTarget(toParam);
-  const rows = await fetchVersions(ctx.db, { entryIds: [entry.id], numbers: [...new Set([from, to])], withSnapshot: true });
+  const rows = await fetchVersions(db, { entryIds: [entry.id], numbers: [...new Set([from, to])], withSnapshot: true });
   const byNumber = new Map(rows.map((r) => [r.row.versionNumber, r]));
   const a = byNumber.get(from);
   const b = byNumber.get(to);
@@ -90,7 +93,7 @@ export function diffVersionRecords(from: VersionRecord, to: VersionRecord, colle
 }
 
 async function loadVersion(ctx: Ctx, entryId: number, number: number, withSnapshot: boolean): Promise<VersionRecord> {
-  const [version] = await fetchVersions(ctx.db, { entryIds: [entryId], numbers: [number], withSnapshot });
+  const [version] = await fetchVersions((await readSource(ctx)).db, { entryIds: [entryId], numbers: [number], withSnapshot });
   if (!version) throw notFound('Version not found.');
   return version;
 }

@@ -8,6 +8,7 @@ export const credentialsOf = (req: FastifyRequest): RequestCredentials => ({
   authorization: req.headers.authorization,
   ip: req.ip,
   requestId: req.id,
+  readAfter: req.headers['read-after'],
 });
 
 export type { AuthOf };
