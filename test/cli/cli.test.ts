@@ -60,8 +60,8 @@ describe('cms CLI', () => {
     const p = (await cli(['project', 'create', '--name', 'T', '--json'], { DATABASE_URL: url })).json;
     const r = await cli(['token', 'create', '--project', p.uuid, '--abilities', 'read,admin', '--name', 'ci', '--json'], { DATABASE_URL: url });
     expect(r.code).toBe(0);
-    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'collections', 'expires_at', 'fields', 'id', 'name', 'prefix', 'token']);
-    expect(r.json).toMatchObject({ collections: null, fields: null, expires_at: null });
+    expect(Object.keys(r.json).sort()).toEqual(['abilities', 'collections', 'delivery', 'expires_at', 'fields', 'id', 'name', 'prefix', 'token']);
+    expect(r.json).toMatchObject({ collections: null, fields: null, expires_at: null, delivery: false });
     expect(r.json).toMatchObject({ name: 'ci', abilities: ['read', 'admin'], prefix: r.json.token.slice(0, 12) });
     const row = await db.prisma.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(r.json.token) } });
     expect(row).toMatchObject({ id: r.json.id, name: 'ci', abilities: ['read', 'admin'] });
