@@ -66,6 +66,23 @@ describe('docker-compose.yml', () => {
     expect(app.environment?.VARNISH_PURGE_URLS).toBe('${VARNISH_PURGE_URLS:-http://varnish:80}');
   });
 
+  it('a streaming read replica is optional (profile replica): deploy/postgres-standby.sh copies the primary, which accepts password replication, and the API reads it only when told', () => {
+    const replica = compose.services['postgres-replica'];
+    expect(replica.profiles).toEqual(['replica']);
+    expect(replica.image).toBe(compose.services.postgres.image);
+    const script = replica.volumes?.find((v) => v.startsWith('./deploy/postgres-standby.sh:'));
+    expect(script).toBeDefined();
+    const body = readFileSync(`${root}/deploy/postgres-standby.sh`, 'utf8');
+    expect(body).toMatch(/pg_basebackup -h "\$PRIMARY_HOST" -D "\$PGDATA" -R -X stream/);
+    expect(body).toMatch(/exec postgres/);
+    expect(replica.environment?.PRIMARY_HOST).toBe('postgres');
+    const hba = compose.services.postgres.volumes?.find((v) => v.endsWith(':/etc/postgresql/pg_hba.conf:ro'));
+    expect(hba).toBeDefined();
+    expect(compose.services.postgres.command).toContain('hba_file=/etc/postgresql/pg_hba.conf');
+    expect(readFileSync(`${root}/deploy/pg_hba.conf`, 'utf8')).toMatch(/^host\s+replication\s+all\s+all\s+scram-sha-256$/m);
+    expect(app.environment?.DATABASE_REPLICA_URLS).toBe('${DATABASE_REPLICA_URLS:-}');
+  });
+
   it('production does not seed a demo project (no `*` token in the logs)', () => {
     expect(app.environment?.SEED_DEMO).toBe('false');
     expect(worker.environment?.SEED_DEMO).toBe('false');
