@@ -66,3 +66,6 @@ export function parsePositiveInt(bag: ErrorBag, key: string, v: unknown, opts: {
   }
   return Number(s);
 }
+
+/** A timestamp as the API writes it (ISO 8601 in UTC, milliseconds), or null. */
+export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);

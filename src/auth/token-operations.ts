@@ -3,6 +3,7 @@ import { authorize, type Ctx } from '../context.ts';
 import { forbidden, notFound, zodToAppError } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { issueToken, listTokens, revokeToken, type IssuedToken, type TokenSummary } from './tokens.ts';
+import { isoOrNull } from '../text.ts';
 
 /**
  * Token administration over the API (docs/auth.md, "API tokens"): the `admin` ability, and a token
@@ -22,7 +23,6 @@ const apiTokenBody = z.object({
   delivery: z.boolean().nullish(),
 });
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const serializeApiToken = (t: TokenSummary) => ({
   id: t.id,
@@ -32,10 +32,10 @@ export const serializeApiToken = (t: TokenSummary) => ({
   collections: t.collections,
   fields: t.fields,
   delivery: t.delivery,
-  expires_at: iso(t.expiresAt),
-  last_used_at: iso(t.lastUsedAt),
+  expires_at: isoOrNull(t.expiresAt),
+  last_used_at: isoOrNull(t.lastUsedAt),
   created_at: t.createdAt.toISOString(),
-  revoked_at: iso(t.revokedAt),
+  revoked_at: isoOrNull(t.revokedAt),
 });
 
 const issued = (t: IssuedToken) => ({
@@ -47,7 +47,7 @@ const issued = (t: IssuedToken) => ({
   collections: t.collections,
   fields: t.fields,
   delivery: t.delivery,
-  expires_at: iso(t.expiresAt),
+  expires_at: isoOrNull(t.expiresAt),
 });
 
 /** POST /api/project/tokens: the secret is in this answer only. */
@@ -92,10 +92,10 @@ export const serializePreviewToken = (t: TokenSummary) => ({
   prefix: t.prefix,
   collections: t.collections,
   release: t.releaseId,
-  expires_at: iso(t.expiresAt),
-  last_used_at: iso(t.lastUsedAt),
+  expires_at: isoOrNull(t.expiresAt),
+  last_used_at: isoOrNull(t.lastUsedAt),
   created_at: t.createdAt.toISOString(),
-  revoked_at: iso(t.revokedAt),
+  revoked_at: isoOrNull(t.revokedAt),
 });
 
 /**
@@ -115,7 +115,7 @@ export async function createPreviewToken(ctx: Ctx, body: unknown, now = new Date
     releaseId: b.release?.toLowerCase() ?? null,
     scope: { collections: b.collections, expiresAt: new Date(now.getTime() + b.expires_in * 1000) },
   });
-  return { id: token.id, token: token.token, expires_at: iso(token.expiresAt) };
+  return { id: token.id, token: token.token, expires_at: isoOrNull(token.expiresAt) };
 }
 
 export async function listPreviewTokens(ctx: Ctx) {

@@ -31,4 +31,3 @@ export function fields(pairs: Array<[string, string]>): string {
 export const humanTime = (d: Date | null, none: string): string =>
   d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : none;
 
-export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -1,6 +1,7 @@
 import { issueToken, listTokens, revokeToken, type TokenSummary } from '../auth/tokens.ts';
 import type { CliEnv } from './env.ts';
-import { fields, humanTime, isoOrNull, table, type CommandOutput } from './output.ts';
+import { fields, humanTime, table, type CommandOutput } from './output.ts';
+import { isoOrNull } from '../text.ts';
 
 const tokenJson = (t: TokenSummary) => ({
   id: t.id,

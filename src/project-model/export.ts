@@ -3,6 +3,7 @@ import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { readLiveModel, toDocument } from './snapshot.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AssetRecord, type EntryRecord, type ExportRecord } from './records.ts';
+import { isoOrNull } from '../text.ts';
 
 /** Entries read per statement: memory stays bounded by one page (and its versions) whatever the project's size. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -16,7 +17,6 @@ export interface ExportSink {
   assetFile?(asset: AssetRecord, storageKey: string): Promise<void>;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /**
  * `cms export`: the whole project as records (records.ts), from one REPEATABLE READ snapshot, so a
@@ -60,7 +60,7 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
             metadata: (a.metadata ?? null) as Record<string, unknown> | null,
             created_at: a.createdAt.toISOString(),
             updated_at: a.updatedAt.toISOString(),
-            deleted_at: iso(a.deletedAt),
+            deleted_at: isoOrNull(a.deletedAt),
           };
           await sink.record(record);
           if (sink.assetFile) await sink.assetFile(record, a.storageKey);
@@ -93,11 +93,11 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
             published_version_number: e.publishedVersionNumber,
             last_version_number: e.lastVersionNumber,
             is_draft_dirty: e.isDraftDirty,
-            published_at: iso(e.publishedAt),
-            published_updated_at: iso(e.publishedUpdatedAt),
+            published_at: isoOrNull(e.publishedAt),
+            published_updated_at: isoOrNull(e.publishedUpdatedAt),
             created_at: e.createdAt.toISOString(),
             updated_at: e.updatedAt.toISOString(),
-            deleted_at: iso(e.deletedAt),
+            deleted_at: isoOrNull(e.deletedAt),
             versions: e.versions.map((v) => ({
               uuid: v.uuid,
               version_number: v.versionNumber,
@@ -106,7 +106,7 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
               locale: v.locale,
               translation_of: leaderOf(v.translationGroupId),
               snapshot: v.snapshot as Record<string, unknown>,
-              published_at: iso(v.publishedAt),
+              published_at: isoOrNull(v.publishedAt),
               created_at: v.createdAt.toISOString(),
               updated_at: v.updatedAt.toISOString(),
             })),

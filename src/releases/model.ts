@@ -1,5 +1,6 @@
 import type { Prisma } from '../db/generated/prisma/client.ts';
 import type { FieldErrors } from '../errors.ts';
+import { isoOrNull } from '../text.ts';
 
 /** Items one request may add, and items a release may hold (docs/releases.md). */
 export const MAX_ITEMS_PER_CALL = 100;
@@ -42,7 +43,6 @@ export interface ReleaseView {
   updated_at: string;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export function serializeRelease(r: ReleaseRow): ReleaseView {
   return {
@@ -50,8 +50,8 @@ export function serializeRelease(r: ReleaseRow): ReleaseView {
     title: r.title,
     description: r.description,
     status: r.status as ReleaseStatus,
-    publish_at: iso(r.publishAt),
-    published_at: iso(r.publishedAt),
+    publish_at: isoOrNull(r.publishAt),
+    published_at: isoOrNull(r.publishedAt),
     items: r.items.map((i) => ({
       id: i.uuid,
       collection: i.collection.slug,
