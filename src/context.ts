@@ -29,6 +29,12 @@ export interface Services {
   close(): Promise<void>;
   /** Hooks run by close(); domains register theirs as they start. */
   onClose: Array<() => Promise<void>>;
+  /**
+   * Told after the commit of a change to assets that answers show (metadata, deletion), by uuid: the
+   * CDN purger (src/edge/cdn/purger.ts) purges the answers that show them. Absent without a CDN.
+   * The writer tells it, once, because no outbox event records asset changes.
+   */
+  assetsChanged?: (uuids: string[]) => void;
 }
 
 /** Collection slug → [collection id, published generation, draft generation]. */
@@ -60,6 +66,8 @@ export interface TokenScope {
 /** Entries (shown or linked, by uuid), collections (by uuid) and collection listings a read's answer depends on. */
 export interface ShownContent {
   entries: Set<string>;
+  /** Assets shown by media fields, found or not (by uuid). */
+  assets: Set<string>;
   collections: Set<string>;
   lists: Set<string>;
 }

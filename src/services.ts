@@ -125,6 +125,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     const purger = new EdgePurger({ database, log, queue, listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined });
     await purger.start();
     services.outboxReaders = [services.webhooks, purger];
+    services.assetsChanged = (uuids) => purger.assetsChanged(uuids);
     services.onClose.push(() => purger.close());
   }
   services.onClose.push(() => services.webhooks.close());

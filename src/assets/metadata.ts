@@ -46,7 +46,7 @@ export async function bulkUpdateMetadata(ctx: Ctx, input: BulkMetadataInput): Pr
   });
   if (Object.keys(errors).length) throw validationFailed(errors);
 
-  return ctx.db.$transaction(async (tx) => {
+  const updated = await ctx.db.$transaction(async (tx) => {
     const found = await tx.asset.findMany({ where: { projectId: ctx.project.id, uuid: { in: uuids }, deletedAt: null }, select: { uuid: true } });
     const known = new Set(found.map((a) => a.uuid));
     uuids.forEach((u, n) => {
@@ -72,4 +72,6 @@ export async function bulkUpdateMetadata(ctx: Ctx, input: BulkMetadataInput): Pr
     const byUuid = new Map(rows.map((r) => [r.uuid, r]));
     return uuids.map((u) => byUuid.get(u)!);
   });
+  ctx.services.assetsChanged?.(uuids);
+  return updated;
 }

@@ -90,6 +90,7 @@ export async function deleteAsset(ctx: Ctx, idOrUuid: string, force: boolean): P
     ? await ctx.db.asset.deleteMany({ where: live })
     : await ctx.db.asset.updateMany({ where: live, data: { deletedAt: new Date() } });
   if (changed.count === 0) throw notFound('Asset not found');
+  ctx.services.assetsChanged?.([asset.uuid]);
   if (force) await assetStorage(ctx.services).delete(asset.storageKey);
   return { message: 'Asset deleted.' };
 }

@@ -10,7 +10,8 @@ import type { Ctx, ShownContent } from '../../context.ts';
  *
  * Tags: `p:<project>` every answer of the project, `c:<collection>` every answer showing an entry of
  * the collection, `l:<collection>` its listings (an entry joining one shows nowhere before), `e:<entry>`
- * every answer showing or linking the entry (uuids throughout).
+ * every answer showing or linking the entry, `a:<asset>` every answer showing the asset through a
+ * media field (uuids throughout).
  */
 
 export type EdgeConfig = Pick<Config, 'EDGE_MAX_AGE' | 'EDGE_SWR' | 'EDGE_TAG_HEADER'>;
@@ -19,6 +20,7 @@ export const projectTag = (uuid: string): string => `p:${uuid}`;
 export const collectionTag = (uuid: string): string => `c:${uuid}`;
 export const listTag = (uuid: string): string => `l:${uuid}`;
 export const entryTag = (uuid: string): string => `e:${uuid}`;
+export const assetTag = (uuid: string): string => `a:${uuid}`;
 
 /** Whether the answers to this request may be kept by a CDN. */
 export const edgeCacheable = (ctx: Pick<Ctx, 'scope'>): boolean => ctx.scope?.delivery === true;
@@ -26,7 +28,7 @@ export const edgeCacheable = (ctx: Pick<Ctx, 'scope'>): boolean => ctx.scope?.de
 /** Starts collecting what a delivery token's read shows (src/entries/reads/serialize.ts fills it). */
 export function watchShown(ctx: Ctx): ShownContent | undefined {
   if (!edgeCacheable(ctx)) return undefined;
-  ctx.shown ??= { entries: new Set(), collections: new Set(), lists: new Set() };
+  ctx.shown ??= { entries: new Set(), assets: new Set(), collections: new Set(), lists: new Set() };
   return ctx.shown;
 }
 
@@ -37,6 +39,7 @@ export function tagsOf(projectUuid: string, shown: ShownContent | undefined): st
   for (const c of [...shown.collections].sort()) tags.push(collectionTag(c));
   for (const c of [...shown.lists].sort()) tags.push(listTag(c));
   for (const e of [...shown.entries].sort()) tags.push(entryTag(e));
+  for (const a of [...shown.assets].sort()) tags.push(assetTag(a));
   return tags;
 }
 

@@ -4,7 +4,8 @@ import { listenForChanges, type ChangeFeed } from '../../db/change-feed.ts';
 import { OUTBOX_CHANNEL } from '../../events/port.ts';
 import { ChangeStream, type LiveChange, type OutboxChange } from '../../live/stream.ts';
 import type { Logger } from '../../logger.ts';
-import { entryTag, listTag, projectTag } from './headers.ts';
+import { randomUUID } from 'node:crypto';
+import { assetTag, entryTag, listTag, projectTag } from './headers.ts';
 import type { PurgeQueue } from './purge-queue.ts';
 
 /** The content events that change what a published read shows (a draft save, `content.updated`, does not). */
@@ -105,6 +106,19 @@ export class EdgePurger {
     } catch (err) {
       this.opts.log.error({ err: (err as Error).message, project: projectId }, 'could not enqueue a CDN purge of a project');
     }
+  }
+
+  /**
+   * Purges the answers showing these assets (`Services.assetsChanged`): told by the process that
+   * committed the change, once, since asset changes leave no outbox event for the replicas to read.
+   * A purge lost with that process leaves those answers until EDGE_MAX_AGE.
+   */
+  assetsChanged(uuids: string[]): void {
+    if (!uuids.length || this.closed) return;
+    const tags = [...new Set(uuids.map((u) => assetTag(u.toLowerCase())))];
+    this.opts.queue.enqueue(`a${randomUUID()}`, tags).catch((err: unknown) => {
+      this.opts.log.error({ err: (err as Error).message, assets: tags.length }, 'could not enqueue a CDN purge of assets');
+    });
   }
 
   async close(): Promise<void> {

@@ -198,6 +198,7 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
     for (const u of relationUuids) shown.entries.add(u);
     for (const t of targets.values()) shown.entries.add(t.uuid);
     for (const s of schemas.values()) shown.collections.add(s.uuid);
+    for (const u of mediaUuids) shown.assets.add(u);
   }
   return rows.map((row, i) => resource(row, renderFields(collection.fields, datas[i], top, exclude), timestamps, opts.state, requested));
 }

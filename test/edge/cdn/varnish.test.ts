@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../../src/auth/tokens.ts';
 import { posts, world, type World } from '../../helpers/world.ts';
+import { PNG, upload } from '../../assets/helpers.ts';
 
 /**
  * deploy/varnish.vcl in front of a test app, with Debian's varnishd and varnish-modules' xkey
@@ -176,5 +177,25 @@ describe.skipIf(!VARNISHD)('Varnish in front of delivery tokens (deploy/varnish.
     const second = await viaVarnish(url, { ...delivery, accept: 'application/json' });
     expect(second.headers.get('x-edge-cache')).toBe('HIT');
     expect(reached.get(url)).toBe(1);
+  });
+
+  it('purges the answers showing an asset when its metadata changes, from the process that changed it', async () => {
+    const from = purges.length;
+    await w.api('POST', '/api/collections', { name: 'Galleries', slug: 'galleries', fields: [{ type: 'media', label: 'Cover', name: 'cover', options: { media: { type: 1 } } }] });
+    await purged(`p:${w.p.uuid}`, from);
+    const asset = (await upload(w.t, w.p.headers, { filename: 'cover.png', contentType: 'image/png', content: PNG })).body;
+    const gallery = (await w.api('POST', '/api/galleries', { state: 'published', data: { cover: asset.uuid } })).body.uuid as string;
+    await purged(`e:${gallery}`, from);
+    const url = `/api/galleries/${gallery}`;
+    const first = await viaVarnish(url, delivery);
+    expect(first.headers.get('surrogate-key')?.split(' ')).toContain(`a:${asset.uuid}`);
+    expect((await viaVarnish(url, delivery)).headers.get('x-edge-cache')).toBe('HIT');
+
+    const before = purges.length;
+    expect((await w.api('PATCH', '/api/files/bulk/metadata', { items: [{ uuid: asset.uuid, alt_text: 'A cover' }] })).status).toBe(200);
+    await purged(`a:${asset.uuid}`, before);
+    const next = await viaVarnish(url, delivery);
+    expect(next.body.fields.cover.metadata).toMatchObject({ alt_text: 'A cover' });
+    expect(reached.get(url)).toBe(2);
   });
 });
