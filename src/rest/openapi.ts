@@ -71,15 +71,32 @@ const operationId = (route: RouteDef): string =>
     .map((seg) => (seg.startsWith(':') ? `By${seg[1].toUpperCase()}${seg.slice(2)}` : seg.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^./, (c) => c.toUpperCase())))
     .join('')}`;
 
+/**
+ * Read-your-writes across API replicas when the server reads from PostgreSQL replicas
+ * (docs/foundation.md, "Scaling out", "Read replicas"): a write answers the primary's WAL position,
+ * and a read that sends it back sees that write on any replica.
+ */
+const READ_AFTER_DESCRIPTION = "The primary's WAL position after this write (only when the server reads from replicas): send it back as `Read-After` on the next reads to see this write on any API replica.";
+const readAfterParameter: Json = {
+  name: 'Read-After',
+  in: 'header',
+  required: false,
+  description: 'A WAL position a write answered: the read waits for a replica that has replayed it, else reads the primary (only when the server reads from replicas).',
+  schema: { type: 'string', example: '0/3000148' },
+};
+
 function operation(route: RouteDef): Json {
   const isPublic = route.auth === false;
+  const tokenRoute = !isPublic && route.auth !== 'enduser';
   const { params } = openApiPath(route.url);
   const parameters: Json[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) parameters.push(...queryParameters(route.query));
+  if (tokenRoute && route.method === 'GET') parameters.push(readAfterParameter);
   const { schema, contentType = 'application/json', description } = route.response;
   const responses: Json = {
     [String(route.successStatus)]: {
       description: description ?? 'Success.',
+      ...(tokenRoute && route.method !== 'GET' ? { headers: { 'Read-After': { description: READ_AFTER_DESCRIPTION, schema: { type: 'string' } } } } : {}),
       ...(schema ? { content: { [contentType]: { schema } } } : {}),
     },
   };

@@ -35,6 +35,12 @@ describe('OpenAPI document and reference page (PGlite)', () => {
       } else {
         for (const code of ['400', '401', '403', '422', '429']) expect(op.responses[code]).toEqual({ $ref: `#/components/responses/Error${code}` });
       }
+      // Read-your-writes across replicas: token writes answer Read-After, token reads accept it.
+      if (route.auth === undefined || route.auth === true) {
+        const success = op.responses[String(route.successStatus)];
+        if (route.method === 'GET') expect(op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Read-After'), `${route.method} ${route.url}`).toBe(true);
+        else expect(success.headers?.['Read-After'], `${route.method} ${route.url}`).toBeDefined();
+      }
     }
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
