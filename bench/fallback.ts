@@ -21,9 +21,7 @@
  * - get: GET /api/articles/{uuid}?locale=de-at&fallback=true for an `en` uuid whose group answers in `de`.
  */
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
-import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
-import { migrate } from '../src/db/migrate.ts';
+import { Prisma, type Database } from '../src/db/client.ts';
 import { loadCollectionBySlug } from '../src/collections/model.ts';
 import { ensureFieldIndexes, publishedReadCondition } from '../src/collections/field-indexes.ts';
 import { compileWhereWithCount } from '../src/filtering/index.ts';
@@ -35,6 +33,7 @@ import { ENTRY_COLUMNS } from '../src/entries/store/rows.ts';
 import { localeChain } from '../src/projects/locale-chain.ts';
 import type { LocaleFallback } from '../src/entries/types.ts';
 import { percentile } from './lib/stats.ts';
+import { benchArgs, openKeptBenchDatabase } from './lib/database.ts';
 
 const PAGE = 25;
 const WARMUP = 10;
@@ -257,28 +256,10 @@ export async function runFallbackBench(db: Database, o: FallbackBenchOptions): P
 }
 
 
-async function openDatabase(): Promise<{ db: Database; url: string }> {
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const server = (process.env.TEST_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
-    const admin = new pg.Client({ connectionString: `${server}/postgres` });
-    await admin.connect();
-    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'cms_bench_fallback'`);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE cms_bench_fallback`);
-    await admin.end();
-    url = `${server}/cms_bench_fallback`;
-  }
-  const db = openPostgres(url, 4);
-  await migrate(db);
-  return { db, url };
-}
 
 async function main(): Promise<void> {
-  const args = new Map(process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'] as const;
-  }));
-  const { db, url } = await openDatabase();
+  const args = benchArgs();
+  const { db, url } = await openKeptBenchDatabase('cms_bench_fallback');
   console.log(`database: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
   const r = await runFallbackBench(db, {
     rows: Number(args.get('rows') ?? 1_000_000),

@@ -16,15 +16,14 @@
  * mid-frequency ones, so the total is in the thousands: every match is ranked, not just 25.
  */
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
-import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
-import { migrate } from '../src/db/migrate.ts';
+import { Prisma, type Database } from '../src/db/client.ts';
 import { publishedReadCondition } from '../src/collections/field-indexes.ts';
 import { searchIndexStatements } from '../src/collections/search-indexes.ts';
 import { parseSearch } from '../src/filtering/search/parse.ts';
 import { compileSearch } from '../src/filtering/search/compile.ts';
 import { pageWith } from '../src/entries/reads/list.ts';
 import { ENTRY_COLUMNS } from '../src/entries/store/rows.ts';
+import { benchArgs, openKeptBenchDatabase } from './lib/database.ts';
 
 const PAGE = 25;
 const WARMUP = 10;
@@ -194,28 +193,10 @@ export async function runSearchBench(db: Database, o: SearchBenchOptions): Promi
   return { query: text, p50, p95, ceiling, ...last, seedSeconds };
 }
 
-async function openDatabase(): Promise<{ db: Database; url: string }> {
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const server = (process.env.TEST_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
-    const admin = new pg.Client({ connectionString: `${server}/postgres` });
-    await admin.connect();
-    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'cms_bench_search'`);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE cms_bench_search`);
-    await admin.end();
-    url = `${server}/cms_bench_search`;
-  }
-  const db = openPostgres(url, 4);
-  await migrate(db);
-  return { db, url };
-}
 
 async function main(): Promise<void> {
-  const args = new Map(process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'] as const;
-  }));
-  const { db, url } = await openDatabase();
+  const args = benchArgs();
+  const { db, url } = await openKeptBenchDatabase('cms_bench_search');
   console.log(`database: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
   const r = await runSearchBench(db, {
     rows: Number(args.get('rows') ?? 1_000_000),

@@ -14,22 +14,16 @@
  * side instead (how lists ran before), for a comparison in the same minute.
  */
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
-import { Prisma, openPostgres, type Database } from '../src/db/client.ts';
-import { migrate } from '../src/db/migrate.ts';
+import { Prisma, type Database } from '../src/db/client.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../src/collections/model.ts';
 import { compileWhere } from '../src/filtering/index.ts';
 import { ensureFieldIndexes, publishedReadCondition } from '../src/collections/field-indexes.ts';
 import { compileSort, sortHasIndexOrder } from '../src/entries/reads/sort.ts';
 import { ENTRY_COLUMNS } from '../src/entries/store/rows.ts';
 import { countStatement, onePassPageStatement, selectPage } from '../src/entries/reads/list.ts';
+import { benchArgs, openKeptBenchDatabase } from './lib/database.ts';
 
-const args = new Map(
-  process.argv.slice(2).map((a) => {
-    const [k, v] = a.replace(/^--/, '').split('=');
-    return [k, v ?? 'true'] as const;
-  }),
-);
+const args = benchArgs();
 const ROWS = Number(args.get('rows') ?? 1_000_000);
 const AUTHORS = 10_000;
 const ITERATIONS = Number(args.get('iterations') ?? 60);
@@ -62,21 +56,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[i];
 }
 
-async function openBenchDatabase(): Promise<{ db: Database; url: string }> {
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    const server = (process.env.TEST_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
-    const admin = new pg.Client({ connectionString: `${server}/postgres` });
-    await admin.connect();
-    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'cms_bench_where'`);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE cms_bench_where`);
-    await admin.end();
-    url = `${server}/cms_bench_where`;
-  }
-  const db = openPostgres(url, 10);
-  await migrate(db);
-  return { db, url };
-}
 
 /** What bench/main.ts passes in; the CLI fills it from its flags. */
 export interface WhereBenchOptions {
@@ -195,7 +174,7 @@ async function seed(db: Database, ROWS: number, log: (line: string) => void): Pr
 }
 
 async function main(): Promise<void> {
-  const { db, url } = await openBenchDatabase();
+  const { db, url } = await openKeptBenchDatabase('cms_bench_where', 10);
   console.log(`database: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
   const results = await runWhereBench(db, {
     rows: ROWS,

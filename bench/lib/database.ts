@@ -48,6 +48,37 @@ export async function openBenchDatabase(prefix = 'cms_bench'): Promise<BenchData
   };
 }
 
+/**
+ * DATABASE_URL when given, else the local server's database `name`, made on first use and kept
+ * between runs (the million-row benches seed once and reuse it), migrated either way.
+ */
+export async function openKeptBenchDatabase(name: string, poolSize = 4): Promise<{ db: Database; url: string }> {
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres` });
+    await client.connect();
+    try {
+      const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+    } finally {
+      await client.end();
+    }
+    url = `${PG_SERVER}/${name}`;
+  }
+  const db = openPostgres(url, poolSize);
+  await migrate(db);
+  return { db, url };
+}
+
+/** `--key=value` and `--flag` command-line arguments of a bench script run alone. */
+export const benchArgs = (argv = process.argv.slice(2)): Map<string, string> =>
+  new Map(
+    argv.map((a) => {
+      const [k, v] = a.replace(/^--/, '').split('=');
+      return [k, v ?? 'true'] as const;
+    }),
+  );
+
 export interface BenchProject {
   uuid: string;
   id: number;
