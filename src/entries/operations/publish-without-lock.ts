@@ -3,7 +3,7 @@ import type { EntryVersion, Prisma } from '../../db/generated/prisma/client.ts';
 import { tokenIdOf, type Ctx } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
-import { ENTRY_COLUMNS } from '../store/rows.ts';
+import { ENTRY_COLUMNS, mintedRow } from '../store/rows.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import type { EntryRow } from '../types.ts';
 import { contentEventParams } from '../../events/outbox.ts';
@@ -65,19 +65,7 @@ export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema,
       updatedAt: now,
       createdByTokenId: tokenIdOf(ctx),
     };
-    // What the mint leaves in the row; published_updated_at is the trigger's (updated_at, as the pointer moves).
-    const entry: EntryRow = {
-      ...row,
-      state: 'published',
-      publishedData: fields as EntryRow['publishedData'],
-      publishedVersionId: versionId,
-      publishedVersionNumber: number,
-      lastVersionNumber: number,
-      isDraftDirty: false,
-      publishedAt: row.publishedAt ?? now,
-      publishedUpdatedAt: now,
-      updatedAt: now,
-    };
+    const entry: EntryRow = { ...mintedRow(row, row, fields, versionId, number, now), updatedAt: now };
     const resource = await serializeEntry(ctx, collection, entry, { state: 'published' });
     const event = contentEventParams([
       { event: 'content.published', collection: { id: collection.id, uuid: collection.uuid, slug: collection.slug }, entryUuid: row.uuid, locale: row.locale, entry: resource },

@@ -3,7 +3,7 @@ import { tokenIdOf, type Ctx } from '../../context.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import type { ErrorBag } from '../../errors.ts';
 import { Prisma } from '../../db/client.ts';
-import { sameCollection } from '../store/rows.ts';
+import { mintedRow, sameCollection } from '../store/rows.ts';
 import { passwordNamesSql, withoutKeys, type Snapshot } from '../store/snapshot.ts';
 import { readColumns, statementName, takeLinked, type RowWithLinks } from '../reads/read-rows.ts';
 import { contentLoaders } from '../reads/loaders.ts';
@@ -115,18 +115,7 @@ export async function bulkUpdateWithoutLock(
       const fields = withoutKeys(validated[i].data, passwords);
       const number = row.lastVersionNumber + 1;
       const snapshot: Snapshot = { fields, meta: { locale: saved.locale, translation_group_id: row.translationGroupId } };
-      // What the mint leaves in the row; published_updated_at is the trigger's (updated_at, as the pointer moves).
-      const minted: EntryRow = {
-        ...saved,
-        state: 'published',
-        publishedData: fields as EntryRow['publishedData'],
-        publishedVersionId: versionId,
-        publishedVersionNumber: number,
-        lastVersionNumber: number,
-        isDraftDirty: false,
-        publishedAt: row.publishedAt ?? now,
-        publishedUpdatedAt: now,
-      };
+      const minted = mintedRow(saved, row, fields, versionId, number, now);
       final.push(minted);
       published.push(minted);
       rows.push({

@@ -34,3 +34,22 @@ export async function liveEntryByUuid(db: Tx, collectionId: number, uuid: string
 export async function selectEntries(db: Tx, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Promise<EntryRow[]> {
   return db.$queryRaw<EntryRow[]>(Prisma.sql`SELECT ${ENTRY_COLUMNS} FROM entries e WHERE ${where} ${tail}`);
 }
+
+/**
+ * The row as a publish's mint leaves it (`fields` published as version `number`), for the writers
+ * that mint in one statement and answer from memory instead of reading the row back;
+ * published_updated_at is the trigger's (updated_at, as the pointer moves).
+ */
+export function mintedRow(row: EntryRow, prior: Pick<EntryRow, 'publishedAt'>, fields: Record<string, unknown>, versionId: number, number: number, now: Date): EntryRow {
+  return {
+    ...row,
+    state: 'published',
+    publishedData: fields as EntryRow['publishedData'],
+    publishedVersionId: versionId,
+    publishedVersionNumber: number,
+    lastVersionNumber: number,
+    isDraftDirty: false,
+    publishedAt: prior.publishedAt ?? now,
+    publishedUpdatedAt: now,
+  };
+}
