@@ -21,10 +21,24 @@ export function isReplicaFailure(err: unknown): boolean {
 }
 
 /**
- * A replica's database whose every statement that fails is run again on the primary: a read must
+ * Whether a statement's error is its own (a missing record, bad data, a constraint, malformed SQL):
+ * it fails the same way on the primary, so running it there again would only double the work of
+ * every such read. Prisma's request errors (P2xxx) count, except a pool timeout (P2024) and a
+ * transaction conflict (P2034); so do PostgreSQL's data (22), integrity (23) and syntax (42) classes.
+ * Anything else (a recovery conflict on the standby, a timeout, an unknown error) is run again.
+ */
+function failsAlikeOnPrimary(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (/^P2\d{3}$/.test(code)) return code !== 'P2024' && code !== 'P2034';
+  return /^(22|23|42)[0-9A-Z]{3}$/.test(code);
+}
+
+/**
+ * A replica's database whose every statement that fails for a reason of the replica's is run again on the primary: a read must
  * never answer 5xx because a replica stopped between being chosen and being asked. The failure
  * itself is reported (`failed`), so the replica leaves rotation at once instead of at the next check.
- * A statement that fails on its own terms fails the same way on the primary, so nothing is hidden.
+ * A statement that fails on its own terms (failsAlikeOnPrimary) is answered as it failed.
  */
 export function withPrimaryFallback(replica: Database, primary: Database, failed: (err: unknown) => void): Database {
   const rerun = (model: string | undefined, operation: string, args: unknown): Promise<unknown> => {
@@ -42,6 +56,7 @@ export function withPrimaryFallback(replica: Database, primary: Database, failed
         try {
           return await query(args);
         } catch (err) {
+          if (failsAlikeOnPrimary(err)) throw err;
           failed(err);
           return rerun(model, operation, args);
         }
@@ -56,6 +71,7 @@ export function withPrimaryFallback(replica: Database, primary: Database, failed
       try {
         return await replica.query<T>(sql, params, opts);
       } catch (err) {
+        if (failsAlikeOnPrimary(err)) throw err;
         failed(err);
         return primary.query<T>(sql, params, opts);
       }
