@@ -45,3 +45,22 @@ export function cachedCollectionById(ctx: Ctx, id: number): CollectionSchema | u
 export function rememberCollection(ctx: Ctx, schema: CollectionSchema): void {
   cacheOf(ctx).set(idKey(ctx, schema.id), schema);
 }
+
+/** Per services instance: whether a project has a collection of a slug, by (project, schema revision, slug). */
+const existence = new WeakMap<Services, LRUCache<string, boolean>>();
+
+/**
+ * Whether the project has a collection of this slug, whatever the caller's token may reach: the
+ * answer is the project's, shared by every caller, so it must not depend on one token's scope, and a
+ * database error is an error, not a "no". A collection change bumps the schema revision: a new key.
+ */
+export async function projectHasCollection(ctx: Ctx, slug: string): Promise<boolean> {
+  let known = existence.get(ctx.services);
+  if (!known) existence.set(ctx.services, (known = new LRUCache<string, boolean>({ max: 5000 })));
+  const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${slug}`;
+  const hit = known.get(key) ?? (cacheOf(ctx).has(key) ? true : undefined);
+  if (hit !== undefined) return hit;
+  const row = await ctx.db.collection.findUnique({ where: { projectId_slug: { projectId: ctx.project.id, slug } }, select: { id: true } });
+  known.set(key, row !== null);
+  return row !== null;
+}

@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { Ctx } from '../context.ts';
-import { collectionForRequest } from '../collections/schema-cache.ts';
+import { projectHasCollection } from '../collections/schema-cache.ts';
 import type { RouteDef } from './route.ts';
 
 /**
@@ -12,23 +11,6 @@ import type { RouteDef } from './route.ts';
  * fixed route. The project reaches the feature through GraphQL and the CLI until it renames the
  * collection (docs/releases.md).
  */
-
-/** Whether the project has a collection of this slug, by (project, schema revision): a schema change is a new key. */
-const known = new LRUCache<string, boolean>({ max: 5000 });
-
-async function projectHasCollection(ctx: Ctx, slug: string): Promise<boolean> {
-  const key = `${ctx.project.id}:${ctx.project.schemaRevision}:${slug}`;
-  const hit = known.get(key);
-  if (hit !== undefined) return hit;
-  let has = true;
-  try {
-    await collectionForRequest(ctx, slug);
-  } catch {
-    has = false;
-  }
-  known.set(key, has);
-  return has;
-}
 
 const segments = (url: string) => url.split('?')[0].split('/').filter(Boolean);
 

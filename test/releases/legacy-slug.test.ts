@@ -61,6 +61,18 @@ describe('a project with a collection named releases', () => {
     expect(moved.status).toBe(422);
   });
 
+  it('decides by the project, never by the asking token: a token that cannot reach the collection changes nothing for the others', async () => {
+    expect((await legacy.api('POST', '/api/collections', { name: 'Notes', slug: 'notes', fields: [{ type: 'text', label: 'T', name: 't' }] })).status).toBe(201);
+    const scoped = await legacy.api('POST', '/api/project/tokens', { name: 'notes only', abilities: ['read'], collections: ['notes'] });
+    expect(scoped.status, scoped.text).toBe(201);
+    const h = { 'project-id': legacy.p.uuid, authorization: `Bearer ${scoped.body.data.token}` };
+    // Out of its scope the collection does not exist for it (404), and the fixed routes are not its either.
+    expect((await legacy.api('GET', '/api/releases', undefined, h)).status).toBe(404);
+    const list = await legacy.api('GET', '/api/releases?state=draft');
+    expect(list.status, list.text).toBe(200);
+    expect(Array.isArray(list.body)).toBe(true);
+  });
+
   it('keeps a `schedules` collection\'s DELETE under /api/schedules, and cancels schedules through GraphQL', async () => {
     const old = await world({ app: w.t, project: { name: 'Old schedules' }, collections: [{ slug: 'schedules', fields: [field.text('title')] }, { slug: 'posts', fields: [field.text('title')] }] });
     const entry = (await old.api('POST', '/api/schedules', { data: { title: 'mine' } })).body.uuid as string;
