@@ -47,6 +47,18 @@ describe('scoped API tokens', () => {
     expect((all.body as Array<{ uuid: string }>).map((e) => e.uuid)).toEqual([post]);
   });
 
+  it('a group out of a token\'s field scope keeps its text children out of its search too (403)', async () => {
+    expect((await w.api('POST', '/api/collections', { name: 'Pages', slug: 'pages', fields: [
+      { type: 'text', label: 'Title', name: 'title' },
+      { type: 'group', label: 'Private', name: 'private', options: { repeatable: false }, children: [{ type: 'text', label: 'Note', name: 'note' }] },
+    ] })).status).toBe(201);
+    expect((await w.api('POST', '/api/pages', { state: 'published', data: { title: 'Open', private: { note: 'hush' } } })).status).toBe(201);
+    const { headers } = await issue({ name: 'page titles', abilities: ['read'], collections: ['pages'], fields: { pages: ['title'] } });
+    const res = await w.api('GET', '/api/pages?search=hush', undefined, headers);
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.message).toMatch(/note/);
+  });
+
   it('issues a token with its scope and shows the secret only once', async () => {
     const { res } = await issue({ name: 'report', abilities: ['read'], collections: ['posts'], fields: { posts: ['title'] }, expires_at: '2999-01-01T00:00:00Z' });
     expect(res.body.data).toMatchObject({ name: 'report', abilities: ['read'], collections: ['posts'], fields: { posts: ['title'] }, expires_at: '2999-01-01T00:00:00.000Z' });

@@ -47,9 +47,15 @@ export function attachScores(rows: ReadonlyArray<object>, resources: EntryResour
 
 const TEXT_LIKE = new Set(['text', 'longtext', 'richtext', 'slug', 'email']);
 
-function searchableOutOfScope(fields: FieldDef[]): string[] {
-  return fields.flatMap((f) => [
-    ...(f.outOfScope && TEXT_LIKE.has(f.type) && f.options.searchable !== false ? [f.name] : []),
-    ...searchableOutOfScope(f.children ?? []),
-  ]);
+/**
+ * The searchable fields the caller may not reach: text-like, not opted out, not hidden (hidden fields
+ * are never searched). A field is out of scope when it or a group holding it is: a scope names
+ * top-level fields only, so a group's children inherit its mark.
+ */
+function searchableOutOfScope(fields: FieldDef[], groupOut = false): string[] {
+  return fields.flatMap((f) => {
+    const out = groupOut || f.outOfScope === true;
+    if (f.options.hiddenInAPI === true || f.options.searchable === false) return [];
+    return [...(out && TEXT_LIKE.has(f.type) ? [f.name] : []), ...searchableOutOfScope(f.children ?? [], out)];
+  });
 }
