@@ -1,4 +1,4 @@
-import type { ZodError } from 'zod';
+import type { ZodError, ZodType, output } from 'zod';
 
 /**
  * Typed errors thrown by the operations layer. REST (src/http/error-handler.ts) and GraphQL
@@ -118,3 +118,10 @@ export class ErrorBag {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** Parses a request body with its schema, or throws the 422 naming every problem. */
+export function parseBody<S extends ZodType>(schema: S, body: unknown): output<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  return parsed.data;
+}

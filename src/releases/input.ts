@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ErrorBag, zodToAppError } from '../errors.ts';
+import { ErrorBag } from '../errors.ts';
 import { firstString, parsePositiveInt } from '../text.ts';
-import { ITEM_ACTIONS, MAX_ITEMS_PER_CALL, RELEASE_STATUSES, type ItemAction, type ReleaseStatus } from './model.ts';
+import { ITEM_ACTIONS, MAX_ITEMS_PER_CALL, RELEASE_STATUSES, type ReleaseStatus } from './model.ts';
 
 /** Request bodies of the release routes, checked at the edge; problems are a 422 naming the key. */
 
@@ -29,20 +29,7 @@ export const itemsBody = z.object({
     .max(MAX_ITEMS_PER_CALL, `The items field must not have more than ${MAX_ITEMS_PER_CALL} items.`),
 });
 
-export type CreateReleaseInput = z.infer<typeof createBody>;
-export type UpdateReleaseInput = z.infer<typeof updateBody>;
-export interface ItemInput {
-  collection: string;
-  uuid: string;
-  action: ItemAction;
-  locale?: string | null;
-}
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw zodToAppError(parsed.error);
-  return parsed.data;
-}
 
 export interface ReleaseListQuery {
   status?: ReleaseStatus;

@@ -19,7 +19,6 @@ const scheduleInput = z.object({
   locale: z.string().min(1).max(35).optional(),
 });
 
-export type ScheduleEntryInput = z.input<typeof scheduleInput>;
 
 /**
  * The time of a new schedule: an ISO 8601 date and time with an offset, in the future (422 `at`

@@ -101,12 +101,11 @@ export class ScheduleProcessor {
     const claimed = await claimLeased(db, id, this.options.leaseMs);
     if (!claimed) return { result: 'skipped' };
     try {
-      await runner.publish(services, { projectId: claimed.project_id, releaseId: claimed.release_id!, actor: SCHEDULER_ACTOR });
+      await runner.publish(services, { projectId: claimed.project_id, releaseId: claimed.release_id!, actor: SCHEDULER_ACTOR, source: claimed.source });
     } catch (err) {
       if (!refusal(err)) throw err;
       const errors = errorsOf(err);
       const marked = await finish(db, id, 'running', { status: 'failed', errors });
-      if (marked && runner.failed) await runner.failed(services, { projectId: claimed.project_id, releaseId: claimed.release_id!, errors, message: err.message });
       this.log.warn({ schedule: id, release: claimed.release_id, err: err.message }, 'scheduled release failed');
       return { result: marked ? 'failed' : 'skipped' };
     }

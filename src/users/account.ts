@@ -3,7 +3,8 @@ import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { requireSession, requireUser } from './current-user.ts';
 import { checkPassword, hashNewPassword } from './credentials.ts';
-import { changePasswordBody, parseBody } from './inputs.ts';
+import { changePasswordBody } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { serializeUser, type UserView } from './serialize.ts';
 import { revokeSessions } from './sessions.ts';
 

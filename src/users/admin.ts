@@ -3,7 +3,8 @@ import { decimalNumber, escapeLike } from '../text.ts';
 import { authorize, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
-import { parseBody, updateUserBody } from './inputs.ts';
+import { updateUserBody } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { serializeAdminUser, type AdminUserView } from './serialize.ts';
 import { revokeSessions } from './sessions.ts';
 

@@ -1,7 +1,8 @@
 import { notFound } from '../errors.ts';
 import type { EndUserCtx } from './context.ts';
 import { requireSession } from './current-user.ts';
-import { createApiKeyBody, parseBody } from './inputs.ts';
+import { createApiKeyBody } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { API_KEY_PREFIX, newSecret, sha256 } from './secrets.ts';
 import { serializeApiKey } from './serialize.ts';
 

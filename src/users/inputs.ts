@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { zodToAppError } from '../errors.ts';
 
 /** Request bodies of the end-user routes (docs/auth.md), with Laravel-style messages. */
 
@@ -69,11 +68,5 @@ export const updateUserBody = z
   })
   .strict();
 
-/** Parses a body or throws the 422 naming every problem. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw zodToAppError(parsed.error);
-  return parsed.data;
-}
 
 export const normalizeEmail = (e: string): string => e.trim().toLowerCase();

@@ -2,7 +2,8 @@ import { AppError, unauthenticated } from '../errors.ts';
 import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
 import { checkPassword, INVALID_CREDENTIALS } from './credentials.ts';
-import { loginBody, normalizeEmail, parseBody } from './inputs.ts';
+import { loginBody, normalizeEmail } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { startSession, type TokenPayload } from './sessions.ts';
 import { deliverVerification, issueVerification, needsVerification, verificationRequired } from './verification.ts';
 

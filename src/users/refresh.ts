@@ -1,6 +1,7 @@
 import { unauthenticated } from '../errors.ts';
 import type { EndUserCtx } from './context.ts';
-import { parseBody, refreshBody } from './inputs.ts';
+import { refreshBody } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { sha256 } from './secrets.ts';
 import { continueSession, revokeSessions, type TokenPayload } from './sessions.ts';
 import { verificationRequired, needsVerification } from './verification.ts';

@@ -1,7 +1,8 @@
 import { validationFailed } from '../errors.ts';
 import { emitAuthEvent } from '../events/outbox.ts';
 import type { EndUserCtx } from './context.ts';
-import { confirmBody, normalizeEmail, parseBody, resendBody } from './inputs.ts';
+import { confirmBody, normalizeEmail, resendBody } from './inputs.ts';
+import { parseBody } from '../errors.ts';
 import { sha256 } from './secrets.ts';
 import { serializeUser, type UserView } from './serialize.ts';
 import { deliverVerification, issueVerification } from './verification.ts';

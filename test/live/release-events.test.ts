@@ -64,8 +64,13 @@ describe('release events on live subscriptions', () => {
     clients.push(c);
     return c;
   };
-  const until = async (ok: () => boolean) => {
-    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  // Throws when the condition never holds, so a subscription that was never registered fails the test
+  // instead of letting it pass on events that could not have arrived anyway.
+  const until = async (ok: () => boolean, timeoutMs = 5000) => {
+    for (const end = Date.now() + timeoutMs; !ok(); ) {
+      if (Date.now() > end) throw new Error('timed out waiting for the live hub');
+      await new Promise((r) => setTimeout(r, 10));
+    }
   };
   const subscribers = (n: number) => until(() => w.t.services.live.size >= n);
   const schedule = async (id: string) => {

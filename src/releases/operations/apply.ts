@@ -6,7 +6,7 @@ import { selectEntries } from '../../entries/store/rows.ts';
 import { mintEntries } from '../../entries/store/mint.ts';
 import { isPublished, unpublishRows } from '../../entries/store/bulk-persist.ts';
 import { contentLoaders } from '../../entries/reads/loaders.ts';
-import { isEmptyValue, label } from '../../entries/values/common.ts';
+import { isEmptyValue, requiredMessage } from '../../entries/values/common.ts';
 import type { EntryRow } from '../../entries/types.ts';
 import type { ReleaseItemRow, ReleaseRow } from '../model.ts';
 
@@ -53,7 +53,7 @@ async function lockEntries(tx: Tx, ctx: Ctx, release: ReleaseRow): Promise<Map<s
 function checkDraft(collection: CollectionSchema, row: EntryRow, key: string, bag: ErrorBag): void {
   const data = (row.data ?? {}) as Record<string, unknown>;
   for (const f of collection.fields) {
-    if (f.validations.required?.status && isEmptyValue(data[f.name])) bag.add(`${key}.data.${f.name}`, `The ${label(f)} field is required.`);
+    if (f.validations.required?.status && isEmptyValue(data[f.name])) bag.add(`${key}.data.${f.name}`, requiredMessage(f));
   }
 }
 

@@ -1,10 +1,10 @@
 import { Prisma } from '../../db/client.ts';
 import { TX_OPTIONS } from '../../entries/operations/entry.ts';
 import { type Ctx } from '../../context.ts';
-import { ErrorBag, conflict, notFound } from '../../errors.ts';
+import { ErrorBag, conflict, notFound, parseBody } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { MAX_ITEMS_PER_RELEASE, RELEASE_INCLUDE, serializeRelease, type ReleaseView } from '../model.ts';
-import { createBody, itemsBody, parseBody, parseListQuery, updateBody } from '../input.ts';
+import { createBody, itemsBody, parseListQuery, updateBody } from '../input.ts';
 import { authorizeReleases, onlyRelease } from './access.ts';
 import { findRelease, lockRelease, RELEASE_NOT_FOUND } from './find.ts';
 

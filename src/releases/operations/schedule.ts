@@ -68,7 +68,7 @@ async function afterCommit(services: Services, dropped: string[], run: { id: str
  */
 export const releaseRunner: ReleaseRunner = {
   async publish(services, input) {
-    const outcome = await publishRelease(services, { projectId: input.projectId, releaseId: input.releaseId, actor: input.actor });
+    const outcome = await publishRelease(services, { projectId: input.projectId, releaseId: input.releaseId, actor: input.actor, source: input.source });
     if (!outcome.ok && outcome.release) throw validationFailed(outcome.errors, outcome.message);
     return outcome;
   },
