@@ -1,6 +1,6 @@
 import type { ChangeFeed, ContentChange } from '../db/change-feed.ts';
 import { raiseGenerations, type ContentStamped } from './content-stamps.ts';
-import { parseLsn } from '../db/lsn.ts';
+import { laterLsnText } from '../db/lsn.ts';
 
 /** Taken before reading from the database; `set` keeps the answer only if nothing changed meanwhile. */
 export interface AuthTicket {
@@ -191,6 +191,6 @@ function mergeChanges(a: ContentChange | undefined, b: ContentChange): ContentCh
     const seen = byId.get(c[0]);
     byId.set(c[0], seen ? [c[0], Math.max(seen[1], c[1]), Math.max(seen[2], c[2])] : c);
   }
-  const lsn = parseLsn(b.lsn) !== undefined && (parseLsn(a.lsn) === undefined || parseLsn(b.lsn)! > parseLsn(a.lsn)!) ? b.lsn : a.lsn;
+  const lsn = laterLsnText(a.lsn, b.lsn);
   return { projectId: b.projectId, generation, collections: [...byId.values()], ...(lsn === undefined ? {} : { lsn }) };
 }

@@ -1,6 +1,6 @@
 import type { ContentChange } from '../db/change-feed.ts';
 import type { CollectionGenerations } from '../context.ts';
-import { parseLsn } from '../db/lsn.ts';
+import { laterLsnText } from '../db/lsn.ts';
 
 /** What a cached authentication carries that content commits move: the generations read caches key by. */
 export interface ContentStamped {
@@ -39,9 +39,7 @@ export function raiseGenerations<V extends ContentStamped>(row: V, change: Conte
       collections[slug] = [id, Math.max(p, published), Math.max(d, draft)];
     }
   }
-  const changeLsn = parseLsn(change.lsn);
-  const rowLsn = parseLsn(row.wal_lsn);
-  const walLsn = changeLsn !== undefined && (rowLsn === undefined || changeLsn > rowLsn) ? change.lsn : row.wal_lsn;
+  const walLsn = laterLsnText<string | null | undefined>(row.wal_lsn, change.lsn);
   if (generation === row.generation && collections === row.collections && walLsn === row.wal_lsn) return row;
   return { ...row, generation, collections, ...(walLsn === undefined ? {} : { wal_lsn: walLsn }) };
 }

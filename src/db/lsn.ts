@@ -19,3 +19,10 @@ export function formatLsn(lsn: Lsn): string {
 
 /** The later of two positions, either of which may be unknown. */
 export const laterLsn = (a: Lsn | undefined, b: Lsn | undefined): Lsn | undefined => (a === undefined ? b : b === undefined || a >= b ? a : b);
+
+/** The later of two WAL positions as PostgreSQL writes them (`0/3000148`), kept as given; unparsable ones lose. */
+export function laterLsnText<T extends string | null | undefined>(a: T, b: T): T {
+  const pa = parseLsn(a);
+  const pb = parseLsn(b);
+  return pb !== undefined && (pa === undefined || pb > pa) ? b : a;
+}

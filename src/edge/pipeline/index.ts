@@ -123,7 +123,7 @@ export function createPipeline(services: EdgeServices): Pipeline {
     classify: operationError,
     fast: {
       admit(creds, ability) {
-        const ctx = authenticateFromCache(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(creds) }, creds.requestId);
+        const ctx = authenticateFromCache(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(services, creds) }, creds.requestId);
         return ctx && ctx.actor.kind === 'token' && holds(ctx.actor.abilities, ability) ? ctx : null;
       },
       budget: (ctx) => services.rateLimiter.tryConsume(rateKeyOf(ctx), 'default'),

@@ -21,9 +21,13 @@ export interface RequestCredentials {
   readAfter?: string | string[];
 }
 
-/** The position a request's `Read-After` names; a malformed one is ignored (it can only ask to wait). */
-export const readAfterOf = (creds: Pick<RequestCredentials, 'readAfter'>): Lsn | undefined =>
-  parseLsn(Array.isArray(creds.readAfter) ? creds.readAfter[0] : creds.readAfter);
+/**
+ * The position a request's `Read-After` names; a malformed one is ignored (it can only ask to wait).
+ * Without replicas every read is the primary's and already sees every commit, so the header is
+ * ignored too: it would only make the authentication skip its cache.
+ */
+export const readAfterOf = (services: Pick<EdgeServices, 'replicas'>, creds: Pick<RequestCredentials, 'readAfter'>): Lsn | undefined =>
+  services.replicas ? parseLsn(Array.isArray(creds.readAfter) ? creds.readAfter[0] : creds.readAfter) : undefined;
 
 /**
  * Whose budget a request draws on. Token ids are only unique within one database, and several
@@ -42,7 +46,7 @@ export const rateKeyOf = (ctx: Pick<Ctx, 'actor' | 'project'>, ip = 'unknown'): 
 export async function admit(services: EdgeServices, creds: RequestCredentials, bucket: RateBucket = 'default'): Promise<Ctx> {
   let ctx: Ctx;
   try {
-    ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(creds) }, creds.requestId);
+    ctx = await authenticate(services, { projectId: creds.projectId, authorization: creds.authorization, readAfter: readAfterOf(services, creds) }, creds.requestId);
   } catch (err) {
     if (isAuthError(err)) await drawAddressBudget(services, creds.ip);
     throw err;

@@ -94,7 +94,13 @@ export async function bulkUpdateWithoutLock(
       { db: ctx.db, bag: opts.bag, keyPrefix: (i) => `${itemKey(found[i].index)}.` },
     );
     opts.bag.throwIfAny(missing.length ? `Entries not found in this collection: ${missing.map((m) => m.uuid).join(', ')}.` : undefined);
-    if (validated.some((v) => requested.some((uuid) => JSON.stringify(v.data).includes(uuid)))) return null;
+    if (
+      validated.some((v) => {
+        const json = JSON.stringify(v.data);
+        return requested.some((uuid) => json.includes(uuid));
+      })
+    )
+      return null;
 
     const now = new Date();
     const tokenId = tokenIdOf(ctx);
