@@ -35,7 +35,7 @@ import { releaseRunner } from './releases/operations/schedule.ts';
 export type AppServices = EdgeServices;
 
 /**
- * `authCache`: this process answers requests (and reads from DATABASE_REPLICA_URLS when set) and should hold authentications (the server); the
+ * `authCache`: this process answers requests (and reads from DATABASE_REPLICA_URLS when set, and runs the CDN purger) and should hold authentications (the server); the
  * worker and the CLI authenticate nobody and skip the extra LISTEN connection.
  */
 export async function createServices(config: Config, log: Logger, opts: { database?: Database; authCache?: boolean } = {}): Promise<AppServices> {
@@ -118,7 +118,9 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   };
   // Webhook delivery (and the CDN purger) hear of this process's outbox writes at once: embedded PGlite has no LISTEN.
   services.outboxReaders = [services.webhooks];
-  const adapter = purgeAdapterFor(config);
+  // Only processes that answer requests purge (every one of them reads every change): a worker or a
+  // CLI command would open a stream, listeners and a BullMQ worker to send what the API replicas send.
+  const adapter = opts.authCache ? purgeAdapterFor(config) : undefined;
   if (adapter) {
     const queueOptions = { prefix: webhookOptions(config).queuePrefix, delayMs: config.EDGE_PURGE_DELAY_MS };
     const queue = config.REDIS_URL ? bullPurgeQueue(config.REDIS_URL, adapter, log, queueOptions) : localPurgeQueue(adapter, log, queueOptions);
