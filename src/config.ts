@@ -29,42 +29,32 @@ const int = (fallback: number, min: number, max: number) =>
     })
     .transform((v) => (v === undefined || v === '' ? fallback : Number(v)));
 
+/** Whether `v` parses as a URL with one of the schemes. */
+function hasScheme(v: string, schemes: string[]): boolean {
+  try {
+    return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+  } catch {
+    return false;
+  }
+}
+
 /** An optional URL with one of the given schemes; empty means unset. */
 const url = (schemes: string[], example: string) =>
   z
     .string()
     .trim()
     .optional()
-    .refine(
-      (v) => {
-        if (v === undefined || v === '') return true;
-        try {
-          return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
-        } catch {
-          return false;
-        }
-      },
-      { message: `must be a URL such as ${example}` },
-    )
+    .refine((v) => v === undefined || v === '' || hasScheme(v, schemes), { message: `must be a URL such as ${example}` })
     .transform((v) => (v === undefined || v === '' ? undefined : v));
 
-/** Comma-separated PostgreSQL URLs (read replicas); empty means none. */
-const urlList = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : []))
-  .refine(
-    (list) =>
-      list.every((v) => {
-        try {
-          return ['postgres', 'postgresql'].includes(new URL(v).protocol.replace(/:$/, ''));
-        } catch {
-          return false;
-        }
-      }),
-    { message: 'must be comma-separated URLs such as postgresql://user:password@replica1:5432/dbname' },
-  );
+/** Comma-separated URLs with one of the given schemes; empty means none. */
+const urlList = (schemes: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : []))
+    .refine((list) => list.every((v) => hasScheme(v, schemes)), { message: `must be comma-separated URLs such as ${example}` });
 
 /** An optional whole number; empty means unset. */
 const optionalInt = (min: number, max: number) =>
@@ -179,7 +169,7 @@ const envSchema = z
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgresql://user:password@host:5432/dbname'),
   DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./.data'),
   /** Streaming replicas of DATABASE_URL that read-only operations use (src/db/replicas.ts). */
-  DATABASE_REPLICA_URLS: urlList,
+  DATABASE_REPLICA_URLS: urlList(['postgres', 'postgresql'], 'postgresql://user:password@replica1:5432/dbname'),
   /** Replay lag past which a replica leaves rotation (it rejoins once back under it). */
   REPLICA_MAX_LAG_MS: int(2000, 1, 3_600_000),
   /** Longest a read waits for a replica to replay a write it must see, before reading the primary. */
@@ -301,11 +291,7 @@ const envSchema = z
     .transform((v) => (v === undefined || v === '' ? 'Surrogate-Key' : v)),
   EDGE_PURGE_DELAY_MS: int(250, 0, 60_000),
   /** Varnish instances (comma-separated base URLs) that take `PURGE` with an `xkey-softpurge` header (deploy/varnish.vcl). */
-  VARNISH_PURGE_URLS: z
-    .string()
-    .optional()
-    .transform((v) => (v ?? '').split(',').map((u) => u.trim()).filter(Boolean))
-    .refine((list) => list.every((u) => /^https?:\/\/[^\s]+$/.test(u)), { message: 'must be a comma-separated list of URLs such as http://varnish:80' }),
+  VARNISH_PURGE_URLS: urlList(['http', 'https'], 'http://varnish:80'),
   FASTLY_API_URL: url(['http', 'https'], 'https://api.fastly.com').transform((v) => v ?? 'https://api.fastly.com'),
   FASTLY_SERVICE_ID: optionalText(),
   FASTLY_API_TOKEN: optionalText(),
