@@ -59,6 +59,11 @@ export interface CompiledWhere {
   rows: Prisma.Sql;
   /** The same matches, joined for counting (see compileRelated); the same object as `rows` when no form differs. */
   count: Prisma.Sql;
+  /**
+   * How many conditions the filter ANDs at its top level (1 for a single condition or an `or`). A
+   * COUNT of one condition may be answered from its index alone; of several, every match is read.
+   */
+  conjuncts: number;
 }
 
 /**
@@ -78,8 +83,9 @@ export async function compileWhereWithCount(where: unknown, opts: WhereOptions):
     targets: new Map(),
   };
   const rows = await compileNode(ast, env);
-  if (!hasSingleRelated(ast)) return { rows, count: rows };
-  return { rows, count: await compileNode(ast, { ...env, related: 'array' }) };
+  const conjuncts = ast.kind === 'and' ? ast.items.length : 1;
+  if (!hasSingleRelated(ast)) return { rows, count: rows, conjuncts };
+  return { rows, count: await compileNode(ast, { ...env, related: 'array' }), conjuncts };
 }
 
 function hasSingleRelated(node: WhereNode): boolean {

@@ -148,7 +148,15 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
     const page = linkedPage(order, limit, offset) ?? { statement: Prisma.sql`SELECT ${columns} FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
     return settle(await run<RowWithLinks>(page.statement, page.name));
   };
+  // Several ANDed conditions: the COUNT reads every match's row whatever the plan (no one index
+  // answers them all), so the page is taken from those same matches in the same statement.
+  const matchedFirst = filter !== null && filter.conjuncts > 1 && search === null && !fallback;
   const selectCounted = async (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => {
+    const byId = matchedFirst && !onePass ? idOrder(order) : null;
+    if (byId) {
+      const found = await run<RowWithLinks & { total: number }>(matchedPageStatement(countWhere, byId, limit, offset, columns));
+      return { rows: settle(withoutTotal(found)), total: found[0]?.total ?? 0 };
+    }
     const rowsStatement = onePass ? null : linkedPage(order, limit, offset);
     const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, count, rowsStatement });
     return { rows: settle(found.rows), total: found.total };
@@ -233,6 +241,35 @@ export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit
   SELECT ${columns}, p.total FROM (
     SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
   ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
+
+/** The direction of an order by id alone (`sort` unset, `id:asc` or `id:desc`), else null. */
+const idOrder = (order: Prisma.Sql): 'ASC' | 'DESC' | null =>
+  order.values.length === 0 && (order.text === 'e.id ASC' || order.text === 'e.id DESC') ? (order.text.endsWith('DESC') ? 'DESC' : 'ASC') : null;
+
+/**
+ * A page in id order and the number of all its matches in one statement: the matches' ids are read
+ * once (the COUNT's own scan, planned for all of them: `where` in its counting form), counted, and
+ * the page's ids taken from them by a top-N sort; only the page's rows are then read whole. Two
+ * statements read the matches twice when a filter ANDs several conditions: the page walked the
+ * primary key testing each row until it had its rows (past every earlier row that failed), and the
+ * COUNT read every match again; each was planned and sent on its own. A page past the end still
+ * carries the total: one row whose columns are null (withoutTotal drops it).
+ */
+export const matchedPageStatement = (where: Prisma.Sql, dir: 'ASC' | 'DESC', limit: number, offset: number, columns: Prisma.Sql = ENTRY_COLUMNS): Prisma.Sql => {
+  const direction = Prisma.raw(dir);
+  return Prisma.sql`WITH list_matches AS MATERIALIZED (SELECT e.id FROM entries e WHERE ${where})
+  SELECT ${columns}, list_total.total FROM (SELECT count(*)::int AS total FROM list_matches) list_total
+    LEFT JOIN (SELECT m.id FROM list_matches m ORDER BY m.id ${direction} LIMIT ${limit} OFFSET ${offset}) list_page ON TRUE
+    LEFT JOIN entries e ON e.id = list_page.id
+   ORDER BY e.id ${direction}`;
+};
+
+/** The rows of matchedPageStatement without their `total` column, and without the row of an empty page. */
+function withoutTotal<R extends { id: number | null; total: number }>(found: R[]): Array<Omit<R, 'total'>> {
+  const rows: Array<Omit<R, 'total'>> = [];
+  for (const { total: _total, ...row } of found) if (row.id !== null) rows.push(row);
+  return rows;
+}
 
 /** Runs one statement and returns its rows: a transaction's Prisma client or the plain read path (which prepares a named one). */
 export type StatementRunner = <T>(statement: Prisma.Sql, name?: string) => Promise<T[]>;
