@@ -1,4 +1,4 @@
-import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 /**
  * Whether a resolver's field selects any of `path`'s leaves, e.g. `selects(info, ['pageInfo'], ['total',
@@ -7,9 +7,23 @@ import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type Select
  * uses it to skip work that nobody reads.
  */
 export function selects(info: GraphQLResolveInfo, path: readonly string[], leaves: readonly string[]): boolean {
+  // A field node belongs to one parsed document (with its fragments), which the parse cache hands
+  // to every request of the same text: the answer is per document, not per request.
+  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+  const key = `${path.join('.')}|${leaves.join(',')}`;
+  const known = node && answers.get(node)?.get(key);
+  if (known !== undefined) return known;
   const sets = info.fieldNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
-  return walk(sets, path, new Set(leaves), info.fragments);
+  const answer = walk(sets, path, new Set(leaves), info.fragments);
+  if (node) {
+    let byKey = answers.get(node);
+    if (!byKey) answers.set(node, (byKey = new Map()));
+    byKey.set(key, answer);
+  }
+  return answer;
 }
+
+const answers = new WeakMap<FieldNode, Map<string, boolean>>();
 
 function walk(sets: SelectionSetNode[], path: readonly string[], leaves: Set<string>, fragments: Record<string, FragmentDefinitionNode>): boolean {
   const [head, ...rest] = path;
