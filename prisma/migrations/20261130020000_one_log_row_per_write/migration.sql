@@ -27,22 +27,22 @@ BEGIN
   -- The collection and every collection whose relation fields lead to it. A collection deleted by
   -- this transaction is not in `collections` any more: its referrers still move (their relation
   -- fields still name it), it does not.
-  FOR moved IN
-    WITH ins AS (
-      INSERT INTO content_changes (project_id, collection_id, published)
-        WITH RECURSIVE reach(id) AS (
-          SELECT cid
-          UNION
-          SELECT f.collection_id FROM fields f JOIN reach r
-            ON f.type = 'relation' AND f.deleted_at IS NULL AND (f.options #>> '{relation,collection}') = r.id::text
-        )
-        SELECT c.project_id, c.id, bump_published FROM reach JOIN collections c ON c.id = reach.id
-      RETURNING project_id
-    )
-    SELECT DISTINCT project_id FROM ins
-  LOOP
-    -- These rows count for the project's generation: cms_bump_content_generation_x need not add its own.
+  WITH ins AS (
+    INSERT INTO content_changes (project_id, collection_id, published)
+      WITH RECURSIVE reach(id) AS (
+        SELECT cid
+        UNION
+        SELECT f.collection_id FROM fields f JOIN reach r
+          ON f.type = 'relation' AND f.deleted_at IS NULL AND (f.options #>> '{relation,collection}') = r.id::text
+      )
+      SELECT c.project_id, c.id, bump_published FROM reach JOIN collections c ON c.id = reach.id
+    RETURNING project_id
+  )
+  SELECT min(project_id) INTO moved FROM ins HAVING min(project_id) = max(project_id);
+  -- These rows count for the project's generation: cms_bump_content_generation_x need not add its
+  -- own. (Relations stay within a project, so the rows are of one project; were they not, none is marked.)
+  IF moved IS NOT NULL THEN
     PERFORM set_config('cms.generation_bumped_' || moved, '1', true);
-  END LOOP;
+  END IF;
 END
 $$;
