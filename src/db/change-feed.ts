@@ -103,14 +103,14 @@ export interface ChangeFeedOptions {
 }
 
 /**
- * Every write of this process hints every replica, so under a steady stream of writes the log was
- * read once per write or more (each read begins with a scan of every backend's state for its
- * horizon, and counts the generations of each project it finds): the feed's reads cost PostgreSQL
- * as much as the writes' own statements. One read per few milliseconds carries every commit of them;
- * a replica hears of another's write this much later at most, and a replica's own writes do not wait
- * for its feed at all (src/edge/pipeline/stages.ts forgets the project's cached authentication).
+ * Every write hints every replica, so under a steady stream of writes the log was read about once
+ * per write (each read scans every backend's state for its horizon and counts the generations of
+ * each project it finds): a large share of PostgreSQL's work per write. One read per 20 ms (50 a
+ * second at most) carries every commit of them; a replica hears of another's write at most this much
+ * later (a lost hint: the 100 ms poll), and a replica's own writes do not wait for its feed at all
+ * (src/edge/pipeline/stages.ts forgets the project's cached authentication before answering).
  */
-const READ_GAP_MS = 5;
+const READ_GAP_MS = 20;
 
 /**
  * Longest gap between two reads of the log after which the feed cannot vouch for what it missed:
