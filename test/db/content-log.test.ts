@@ -63,4 +63,23 @@ describe('content change log compaction', () => {
     await compact();
     expect(await generations()).toEqual(published);
   });
+
+  it('counts a write that moves a collection by its collection rows alone; a commit that moves none still moves the project', async () => {
+    const projectWide = async () => Number((await t.database.query<{ n: string }>('SELECT count(*)::text AS n FROM content_changes WHERE project_id = $1 AND collection_id IS NULL', [p.id]))[0].n);
+    const post = (await ok('POST', '/api/posts', { state: 'published', data: { title: 'Two' } })).body.uuid;
+    const before = await generations();
+    const wide = await projectWide();
+    await ok('PATCH', '/api/bulk/posts/entries', { items: [{ uuid: post, data: { title: 'Two, published' }, state: 'published' }] });
+    const after = await generations();
+    expect(BigInt(after.generation)).toBeGreaterThan(BigInt(before.generation));
+    expect(after.collections.posts[1]).toBeGreaterThan(before.collections.posts[1]);
+    expect(await projectWide()).toBe(wide);
+
+    // A translation group moves no collection: its commit writes the project-wide row.
+    await t.database.query('INSERT INTO translation_groups (project_id) VALUES ($1)', [p.id]);
+    expect(await projectWide()).toBe(wide + 1);
+    const grouped = await generations();
+    expect(BigInt(grouped.generation)).toBeGreaterThan(BigInt(after.generation));
+    expect(grouped.collections).toEqual(after.collections);
+  });
 });

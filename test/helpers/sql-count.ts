@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** Statements a timer or a finished write may send at any moment, never part of the request measured. */
-export const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', "pg_notify('cms_changes', 'h')"];
+export const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', 'VACUUM content_changes', "pg_notify('cms_changes', 'h')"];
 
 export const isBackground = (text: string): boolean => BACKGROUND.some((b) => text.includes(b));
 
@@ -16,7 +16,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T
   proto.query = function (this: unknown, ...args: unknown[]) {
     // Background work a timer may run at any moment, never part of a request: token bookkeeping
     // (src/auth/token-usage.ts), the change feed's reads of the change log and its compaction
-    // (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
+    // and the vacuum after it (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
     // without waiting for it (src/db/change-hints.ts).
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
     if (typeof text !== 'string' || !isBackground(text)) queries++;
