@@ -105,6 +105,10 @@ describe('releases (GraphQL)', () => {
     // Asked again right after: still the future view (no cached answer of either read is served for the other).
     expect((await ok(LIST, { r: made.id })).pages.data).toEqual(future.data);
     expect((await ok(LIST, { r: null })).pages.data).toEqual(now.data);
+    // state is ignored: a release view is its own view (a draft read would show b's draft "preview b2" and a).
+    const DRAFT_LIST = `query($r: ID) { pages(release: $r, state: draft, where: { heading: { like: "preview" } }, sort: [heading_ASC]) { data { heading } } }`;
+    expect((await ok(DRAFT_LIST, { r: made.id })).pages.data).toEqual(future.data);
+    expect((await ok(DRAFT_LIST, { r: null })).pages.data.map((p: { heading: string }) => p.heading)).toEqual(['preview a', 'preview b2', 'preview c']);
 
     const GET = `query($u: ID!, $r: ID) { page(uuid: $u, release: $r) { heading } }`;
     expect((await ok(GET, { u: b, r: made.id })).page.heading).toBe('preview b2');
@@ -112,6 +116,9 @@ describe('releases (GraphQL)', () => {
     const gone = await gql(GET, { u: c, r: made.id });
     expect(gone.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await ok(GET, { u: c, r: null })).page.heading).toBe('preview c');
+    const DRAFT_GET = `query($u: ID!, $r: ID) { page(uuid: $u, release: $r, state: draft) { heading } }`;
+    expect((await gql(DRAFT_GET, { u: c, r: made.id })).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await ok(DRAFT_GET, { u: c, r: null })).page.heading).toBe('preview c');
     // Needs read, like a draft read.
     expect((await ok(LIST, { r: made.id }, w.tokens.reader)).pages.pageInfo.total).toBe(2);
   });
