@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db/client.ts';
+import type { CollectionIndexFamily } from './collection-indexes.ts';
 import { fieldIndexPredicate } from './field-indexes.ts';
 
 /**
@@ -35,28 +35,9 @@ export function fallbackIndexStatements(collectionId: number, opts: { concurrent
 export const dropFallbackIndexStatements = (collectionId: number): string[] =>
   VIEWS.map(([view]) => `DROP INDEX IF EXISTS "${fallbackIndexName(collectionId, view)}"`);
 
-const EXISTING = `SELECT id FROM collections WHERE id = ANY($1::int[])`;
-
-function statementsFor(ids: number[], existing: Set<number>, concurrently: boolean): string[] {
-  return ids.flatMap((id) => (existing.has(id) ? fallbackIndexStatements(id, { concurrently }) : dropFallbackIndexStatements(id)));
-}
-
-/**
- * After a schema change commits: builds the indexes of the collections among `collectionIds`
- * (CONCURRENTLY on PostgreSQL; IF NOT EXISTS makes it a no-op for a collection that has them) and
- * drops those of collections that no longer exist.
- */
-export async function syncFallbackIndexes(database: Database, collectionIds: Iterable<number>): Promise<void> {
-  const ids = [...new Set(collectionIds)];
-  if (ids.length === 0) return;
-  const existing = new Set((await database.query<{ id: number }>(EXISTING, [ids])).map((r) => r.id));
-  for (const stmt of statementsFor(ids, existing, database.kind === 'postgres')) await database.runScript(stmt);
-}
-
-/** The same inside a caller's transaction (seeding a model): plain builds on its connection. */
-export async function syncFallbackIndexesIn(tx: Tx, collectionIds: Iterable<number>): Promise<void> {
-  const ids = [...new Set(collectionIds)];
-  if (ids.length === 0) return;
-  const existing = new Set((await tx.$queryRawUnsafe<Array<{ id: number }>>(EXISTING, ids)).map((r) => r.id));
-  for (const stmt of statementsFor(ids, existing, false)) await tx.$executeRawUnsafe(stmt);
-}
+/** Every existing collection has them; a dropped collection's are dropped. */
+export const FALLBACK_INDEXES: CollectionIndexFamily = {
+  wantedSql: `SELECT id FROM collections WHERE id = ANY($1::int[])`,
+  build: (collectionId, opts) => fallbackIndexStatements(collectionId, opts),
+  drop: dropFallbackIndexStatements,
+};

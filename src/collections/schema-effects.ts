@@ -3,8 +3,11 @@ import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
-import { syncSearchIndexes, syncSearchIndexesIn } from './search-indexes.ts';
-import { syncFallbackIndexes, syncFallbackIndexesIn } from './fallback-indexes.ts';
+import { syncCollectionIndexes } from './collection-indexes.ts';
+import { SEARCH_INDEXES } from './search-indexes.ts';
+import { FALLBACK_INDEXES } from './fallback-indexes.ts';
+
+const COLLECTION_INDEXES = [SEARCH_INDEXES, FALLBACK_INDEXES] as const;
 
 /** Redis channel on which schema changes are announced to every replica. */
 export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
@@ -86,8 +89,7 @@ export async function applyAfterCommit(
   try {
     for (const id of effects.dropped) await dropFieldIndexes(services.database, id);
     for (const { collectionId, field } of effects.created) await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
-    await syncSearchIndexes(services.database, effects.searchCollections);
-    await syncFallbackIndexes(services.database, effects.searchCollections);
+    await syncCollectionIndexes(services.database, COLLECTION_INDEXES, effects.searchCollections);
   } catch (err) {
     services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
   }
@@ -101,8 +103,7 @@ export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promis
     ...effects.created.flatMap(({ collectionId, field }) => fieldIndexStatements(collectionId, toFieldDef(field))),
   ];
   for (const sql of statements) await tx.$executeRawUnsafe(sql);
-  await syncSearchIndexesIn(tx, effects.searchCollections);
-  await syncFallbackIndexesIn(tx, effects.searchCollections);
+  await syncCollectionIndexes({ tx }, COLLECTION_INDEXES, effects.searchCollections);
 }
 
 /**

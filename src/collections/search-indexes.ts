@@ -1,4 +1,4 @@
-import type { Database, Tx } from '../db/client.ts';
+import type { CollectionIndexFamily } from './collection-indexes.ts';
 import { fieldIndexPredicate } from './field-indexes.ts';
 
 /**
@@ -28,29 +28,9 @@ export function searchIndexStatements(collectionId: number, opts: { concurrently
 export const dropSearchIndexStatements = (collectionId: number): string[] =>
   VIEWS.map(([view]) => `DROP INDEX IF EXISTS "${searchIndexName(collectionId, view)}"`);
 
-const SEARCHABLE = `SELECT id FROM collections WHERE id = ANY($1::int[]) AND search_fields <> '[]'::jsonb`;
-
-/** Per collection: its index statements when it has searchable fields, else the drops. */
-function statementsFor(ids: number[], searchable: Set<number>, concurrently: boolean): string[] {
-  return ids.flatMap((id) => (searchable.has(id) ? searchIndexStatements(id, { concurrently }) : dropSearchIndexStatements(id)));
-}
-
-/**
- * After a schema change commits: builds the indexes of the collections among `collectionIds` that
- * have searchable fields (CONCURRENTLY on PostgreSQL: entry writers are not blocked while a large
- * collection is scanned) and drops those of collections that have none left, or no longer exist.
- */
-export async function syncSearchIndexes(database: Database, collectionIds: Iterable<number>): Promise<void> {
-  const ids = [...new Set(collectionIds)];
-  if (ids.length === 0) return;
-  const searchable = new Set((await database.query<{ id: number }>(SEARCHABLE, [ids])).map((r) => r.id));
-  for (const stmt of statementsFor(ids, searchable, database.kind === 'postgres')) await database.runScript(stmt);
-}
-
-/** The same inside a caller's transaction (seeding a model): plain builds on its connection. */
-export async function syncSearchIndexesIn(tx: Tx, collectionIds: Iterable<number>): Promise<void> {
-  const ids = [...new Set(collectionIds)];
-  if (ids.length === 0) return;
-  const searchable = new Set((await tx.$queryRawUnsafe<Array<{ id: number }>>(SEARCHABLE, ids)).map((r) => r.id));
-  for (const stmt of statementsFor(ids, searchable, false)) await tx.$executeRawUnsafe(stmt);
-}
+/** Only collections with searchable fields have them: the others' are dropped. */
+export const SEARCH_INDEXES: CollectionIndexFamily = {
+  wantedSql: `SELECT id FROM collections WHERE id = ANY($1::int[]) AND search_fields <> '[]'::jsonb`,
+  build: (collectionId, opts) => searchIndexStatements(collectionId, opts),
+  drop: dropSearchIndexStatements,
+};

@@ -17,7 +17,11 @@ import { localeChain, localeFallbacks } from './locale-chain.ts';
  * fallback reads are dropped when a fallback changes, without a rule of their own.
  */
 
-const fallbackInput = z
+/**
+ * The body of PATCH /api/project/locales/{locale}: the route validates (and documents) it with this
+ * same schema, so a fallback is held to the rules of a locale code as the locale it names was.
+ */
+export const localeFallbackInput = z
   .object({ fallback: z.union([localeCode, z.null()], { error: 'The fallback must be a locale code or null.' }) })
   .strict();
 
@@ -31,7 +35,7 @@ export async function setLocaleFallback(ctx: Ctx, locale: unknown, input: unknow
   authorize(ctx, 'admin');
   const code = localeCode.safeParse(locale);
   if (!code.success) throw validationFailed({ locale: [code.error.issues[0]?.message ?? 'The locale is invalid.'] });
-  const parsed = fallbackInput.safeParse(input ?? {});
+  const parsed = localeFallbackInput.safeParse(input ?? {});
   if (!parsed.success) throw zodToAppError(parsed.error);
   const from = code.data;
   const to = parsed.data.fallback;

@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts';
 import { listCollections } from '../collections/operations.ts';
 import { buildCollectionSchema } from '../collections/model.ts';
 import { projectOpenApi } from './openapi/project.ts';
+import { releasesInScope } from '../releases/operations/access.ts';
 
 /**
  * The API's own documentation, public (no project, no token): the OpenAPI document and a reference
@@ -21,7 +22,8 @@ let cached: Record<string, unknown> | undefined;
 
 /**
  * Per project, schema revision and token scope: a collection or field change gives a new revision,
- * hence a new document; a scoped token's document shows only what it can reach (`listCollections`). Kept per services
+ * hence a new document; a scoped token's document shows only what it can reach (`listCollections`,
+ * and no release routes for a token limited to collections). Kept per services
  * instance (per database), where project ids are unique.
  */
 const byServices = new WeakMap<object, LRUCache<string, Record<string, unknown>>>();
@@ -33,7 +35,7 @@ async function projectDocument(ctx: Ctx, base: Record<string, unknown>): Promise
   const hit = byRevision.get(key);
   if (hit) return hit;
   const collections = (await listCollections(ctx)).map((c) => buildCollectionSchema(c, c.fields));
-  const doc = projectOpenApi(base as Parameters<typeof projectOpenApi>[0], collections, ctx.project.name) as unknown as Record<string, unknown>;
+  const doc = projectOpenApi(base as Parameters<typeof projectOpenApi>[0], collections, ctx.project.name, { releases: releasesInScope(ctx.scope) }) as unknown as Record<string, unknown>;
   byRevision.set(key, doc);
   return doc;
 }

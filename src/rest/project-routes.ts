@@ -3,7 +3,7 @@ import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import { addLocale, getProject, parseWith, removeLocale, serializeProject, setDefaultLocale, updateProjectSettings } from '../projects/operations.ts';
 import { listCollections, serializeCollection } from '../collections/operations.ts';
-import { setLocaleFallback } from '../projects/locale-fallbacks.ts';
+import { localeFallbackInput, setLocaleFallback } from '../projects/locale-fallbacks.ts';
 
 const localeBody = z.object({ locale: z.string() });
 
@@ -70,7 +70,7 @@ export const projectRoutes = defineRoutes([
     ability: 'admin',
     summary: "Set a locale's fallback ({ fallback: locale | null }): reads asked with fallback=true try it next (422: not a project locale, or a cycle)",
     tags: ['project'],
-    body: z.object({ fallback: z.string().nullable() }),
+    body: localeFallbackInput,
     handler: async (ctx, { params, raw }) => ({ body: serializeProject(await setLocaleFallback(ctx, params.locale, raw.body)) }),
   },
   {

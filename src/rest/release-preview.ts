@@ -7,8 +7,8 @@ type ReadHandler = (ctx: Ctx, input: RestInput) => Promise<RestResult>;
 
 /**
  * `?release={id}` on the entry reads (docs/releases.md, "Previews"): the read answers the content as
- * it will be once the release is published. The published read runs over that future
- * (src/releases/operations/preview.ts), `state` is ignored, and neither the published read cache nor
+ * it will be once the release is published. The read runs over that future in the state the release
+ * view reads (src/releases/operations/preview.ts: `state` is ignored), and neither the published read cache nor
  * the early answer lane sees it: `read` is the route's plain handler, not its cached one, and the
  * answer carries no ETag. Without the parameter the route's usual (cached) handler answers.
  */
@@ -16,8 +16,9 @@ export function withReleasePreview(read: ReadHandler, usual: ReadHandler): ReadH
   return async (ctx, input) => {
     const release = firstString(input.query.release);
     if (release === undefined) return usual(ctx, input);
-    const { state: _state, ...query } = input.query;
-    const result = await withReleaseView(ctx, release, (previewCtx) => read(previewCtx, { ...input, query, readCache: undefined, knownReads: undefined }));
+    const result = await withReleaseView(ctx, release, (previewCtx, state) =>
+      read(previewCtx, { ...input, query: { ...input.query, state }, readCache: undefined, knownReads: undefined }),
+    );
     return { ...result, headers: { ...result.headers, 'Cache-Control': 'private, no-store' } };
   };
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoBanner, seedDemo } from '../../src/seed/demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { searchIndexName } from '../../src/collections/search-indexes.ts';
+import { fallbackIndexName } from '../../src/collections/fallback-indexes.ts';
 
 describe('first-start demo seed', () => {
   let t: TestApp;
@@ -23,6 +25,10 @@ describe('first-start demo seed', () => {
     expect(byName.cover.type).toBe('media');
     expect(byName.seo.type).toBe('group');
     expect(byName['meta-title'].parent_field_id).toBe(byName.seo.id);
+    // The seed's schema changes run inside its transaction: the collection's search and fallback indexes are built there.
+    const wanted = [searchIndexName(posts.id, 'd'), searchIndexName(posts.id, 'p'), fallbackIndexName(posts.id, 'd'), fallbackIndexName(posts.id, 'p')];
+    const built = await t.database.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE indexname = ANY($1::text[]) ORDER BY 1`, [wanted]);
+    expect(built.map((r) => r.name)).toEqual([...wanted].sort());
 
     const entries = await t.database.prisma.entry.findMany({ where: { projectId: seed!.project.id }, orderBy: { id: 'asc' } });
     expect(entries.map((e) => e.state)).toEqual(['published', 'published']);

@@ -105,6 +105,10 @@ describe('releases (GraphQL)', () => {
     // Asked again right after: still the future view (no cached answer of either read is served for the other).
     expect((await ok(LIST, { r: made.id })).pages.data).toEqual(future.data);
     expect((await ok(LIST, { r: null })).pages.data).toEqual(now.data);
+    // state is ignored: a release view is its own view (a draft read would show b's draft "preview b2" and a).
+    const DRAFT_LIST = `query($r: ID) { pages(release: $r, state: draft, where: { heading: { like: "preview" } }, sort: [heading_ASC]) { data { heading } } }`;
+    expect((await ok(DRAFT_LIST, { r: made.id })).pages.data).toEqual(future.data);
+    expect((await ok(DRAFT_LIST, { r: null })).pages.data.map((p: { heading: string }) => p.heading)).toEqual(['preview a', 'preview b2', 'preview c']);
 
     const GET = `query($u: ID!, $r: ID) { page(uuid: $u, release: $r) { heading } }`;
     expect((await ok(GET, { u: b, r: made.id })).page.heading).toBe('preview b2');
@@ -112,7 +116,46 @@ describe('releases (GraphQL)', () => {
     const gone = await gql(GET, { u: c, r: made.id });
     expect(gone.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await ok(GET, { u: c, r: null })).page.heading).toBe('preview c');
+    const DRAFT_GET = `query($u: ID!, $r: ID) { page(uuid: $u, release: $r, state: draft) { heading } }`;
+    expect((await gql(DRAFT_GET, { u: c, r: made.id })).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await ok(DRAFT_GET, { u: c, r: null })).page.heading).toBe('preview c');
     // Needs read, like a draft read.
     expect((await ok(LIST, { r: made.id }, w.tokens.reader)).pages.pageInfo.total).toBe(2);
+  });
+
+  it('leaves release operations and types out of a collection-limited token\'s typed schema; other tokens keep them', async () => {
+    const INTROSPECT = `{ __schema { queryType { fields { name args { name } } } mutationType { fields { name } } subscriptionType { fields { name } } types { name } } }`;
+    const surface = async (headers: Record<string, string>) => {
+      const s = (await ok(INTROSPECT, undefined, headers)).__schema;
+      const list = s.queryType.fields.find((f: { name: string }) => f.name === 'posts');
+      return {
+        fields: [...s.queryType.fields, ...s.mutationType.fields, ...s.subscriptionType.fields].map((f: { name: string }) => f.name).filter((n: string) => /release/i.test(n)).sort(),
+        types: s.types.map((t: { name: string }) => t.name).filter((n: string) => /^Release/.test(n)).sort(),
+        previewArg: list.args.some((a: { name: string }) => a.name === 'release'),
+      };
+    };
+    const ALL = ['addReleaseItems', 'createRelease', 'deleteRelease', 'publishRelease', 'release', 'releaseChanged', 'releases', 'removeReleaseItem', 'scheduleRelease', 'unscheduleRelease', 'updateRelease'];
+    const full = await surface(w.p.headers);
+    expect(full.fields).toEqual(ALL);
+    expect(full.types).toEqual(expect.arrayContaining(['Release', 'ReleasePage', 'ReleaseItemInput', 'ReleaseStatus']));
+
+    const scoped = await w.api('POST', '/api/project/tokens', { name: 'posts only', abilities: ['read', 'update'], collections: ['posts'] });
+    const preview = await w.api('POST', '/api/preview-tokens', { expires_in: 600, collections: ['posts'] });
+    const bound = await w.api('POST', '/api/preview-tokens', { expires_in: 600, release: (await ok('mutation { createRelease(title: "bound") { id } }')).createRelease.id });
+    const headersOf = (res: { body: { data: { token: string } } }) => ({ 'project-id': w.p.uuid, authorization: `Bearer ${res.body.data.token}` });
+    for (const limited of [scoped, preview]) {
+      const seen = await surface(headersOf(limited));
+      expect(seen.fields).toEqual([]);
+      expect(seen.types).toEqual([]);
+      // A release preview is a read of the token's collections: the argument stays.
+      expect(seen.previewArg).toBe(true);
+      const used = await gql('{ releases { data { id } } }', undefined, headersOf(limited));
+      expect(used.body.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    }
+    // Not limited to collections: a release-bound preview token and a reader still see them.
+    expect((await surface(headersOf(bound))).fields).toEqual(ALL);
+    expect((await surface(w.tokens.reader)).fields).toEqual(ALL);
+    // And the REST routes still refuse the limited token (403), as the operations do.
+    expect((await w.api('GET', '/api/releases', undefined, headersOf(scoped))).status).toBe(403);
   });
 });

@@ -35,7 +35,7 @@ describe('releases (REST)', () => {
     expect((await w.api('GET', '/api/releases/not-a-uuid')).status).toBe(404);
   });
 
-  it('refuses a token limited to collections on every release route and in GraphQL; a release-bound preview token sees its own release only', async () => {
+  it('refuses a token limited to collections on every release route, and its OpenAPI document lists none (GraphQL: test/releases/graphql.test.ts); a release-bound preview token sees its own release only', async () => {
     const r = await release(w, [], 'Scoped');
     const other = await release(w, [], 'Other');
     const scoped = await w.api('POST', '/api/project/tokens', { name: 'posts only', abilities: ['read', 'update'], collections: ['posts'] });
@@ -51,8 +51,15 @@ describe('releases (REST)', () => {
       const res = await w.api(method, url, body, h);
       expect(res.status, `${method} ${url}: ${res.text}`).toBe(403);
     }
-    const gql = await w.t.graphql('{ releases { data { id } } }', undefined, h);
-    expect(gql.body.errors?.[0]?.extensions?.code, JSON.stringify(gql.body)).toBe('FORBIDDEN');
+    // Its OpenAPI document lists no release route, as its typed GraphQL schema lists no release operation.
+    const releasePaths = async (headers: Record<string, string>) => {
+      const doc = (await w.api('GET', '/api/openapi.json', undefined, headers)).body;
+      return { paths: Object.keys(doc.paths).filter((p) => p.startsWith('/api/releases')), tagged: doc.tags.some((t: { name: string }) => t.name === 'releases') };
+    };
+    expect(await releasePaths(h)).toEqual({ paths: [], tagged: false });
+    const full = await releasePaths(w.p.headers);
+    expect(full.paths).toContain('/api/releases/{release}/publish');
+    expect(full.tagged).toBe(true);
 
     const preview = await w.api('POST', '/api/preview-tokens', { expires_in: 600, release: r.id });
     const ph = { 'project-id': w.p.uuid, authorization: `Bearer ${preview.body.data.token}` };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleWorld, waitFor, type ScheduleWorld } from './helpers.ts';
+import { systemCtx } from '../../src/context.ts';
+import { scheduleRelease } from '../../src/releases/operations/schedule.ts';
 
 /** Release schedules run through the same machinery as entry schedules (worker in this process). */
 describe('release schedules (REST and GraphQL)', () => {
@@ -72,5 +74,27 @@ describe('release schedules (REST and GraphQL)', () => {
     await waitFor(async () => (await statusOf(id)).status === 'failed', 15_000);
     expect(Object.keys((await statusOf(id)).errors ?? {}).length).toBeGreaterThan(0);
     expect((await w.api('GET', `/api/posts/${a}`)).status).toBe(404);
+  });
+
+  it('a scheduled publish writes its events with the source of whoever scheduled it (cms tools or an API token)', { timeout: 30_000 }, async () => {
+    const byCms = await w.entry('scheduled by the cms');
+    const byApi = await w.entry('scheduled by a token');
+    const cmsRelease = await release([{ uuid: byCms, action: 'publish' }]);
+    const apiRelease = await release([{ uuid: byApi, action: 'publish' }]);
+    const after = (await w.t.database.prisma.outboxEvent.aggregate({ _max: { id: true } }))._max.id ?? 0n;
+    const at = new Date(Date.now() + 1200).toISOString();
+    const project = await w.t.database.prisma.project.findUniqueOrThrow({ where: { id: w.p.id } });
+    await scheduleRelease(systemCtx(w.t.services, project, 'dashboard'), cmsRelease, { publish_at: at });
+    expect((await w.api('POST', `/api/releases/${apiRelease}/schedule`, { publish_at: at })).status).toBe(200);
+
+    await waitFor(async () => (await statusOf(cmsRelease)).status === 'published' && (await statusOf(apiRelease)).status === 'published', 15_000);
+    const rows = await w.t.database.prisma.$queryRaw<Array<{ event: string; source: string; entry: string | null; release: string | null }>>`
+      SELECT event, source, entry_uuid::text AS entry, payload->'release'->>'id' AS release FROM outbox_events
+      WHERE id > ${after} AND project_id = ${w.p.id} AND event IN ('content.published', 'release.published') ORDER BY id`;
+    const sourceOf = (event: string, match: (r: (typeof rows)[number]) => boolean) => rows.filter((r) => r.event === event && match(r)).map((r) => r.source);
+    expect(sourceOf('content.published', (r) => r.entry === byCms)).toEqual(['cms']);
+    expect(sourceOf('release.published', (r) => r.release === cmsRelease)).toEqual(['cms']);
+    expect(sourceOf('content.published', (r) => r.entry === byApi)).toEqual(['api']);
+    expect(sourceOf('release.published', (r) => r.release === apiRelease)).toEqual(['api']);
   });
 });

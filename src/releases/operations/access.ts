@@ -1,4 +1,4 @@
-import { authorize, type Ctx } from '../../context.ts';
+import { authorize, type Ctx, type TokenScope } from '../../context.ts';
 import type { Ability } from '../../abilities.ts';
 import { forbidden } from '../../errors.ts';
 import type { ReleaseView } from '../model.ts';
@@ -13,10 +13,16 @@ import type { ReleaseView } from '../model.ts';
  */
 export function authorizeReleases(ctx: Ctx, ability: Ability): void {
   authorize(ctx, ability);
-  if (ctx.scope?.collections) {
+  if (!releasesInScope(ctx.scope)) {
     throw forbidden('Forbidden. Releases name entries of every collection; a token limited to collections cannot read or manage them.');
   }
 }
+
+/**
+ * Whether a token's scope leaves releases reachable at all (abilities aside). The documents describing
+ * what a token may call (its typed GraphQL schema, its OpenAPI document) leave releases out when not.
+ */
+export const releasesInScope = (scope: Pick<TokenScope, 'collections'> | undefined): boolean => !scope?.collections;
 
 /** The one release a release-bound preview token may see, or null when it may see every release. */
 export function onlyRelease(ctx: Pick<Ctx, 'scope'>): string | null {

@@ -11,7 +11,7 @@ import { arrayOf, entryListSchema, entrySchema, ref, type JsonSchema } from './c
  * against. Generic `/api/{collection}` paths stay for clients that do not know the model.
  */
 
-type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> } };
+type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> }; tags?: Array<{ name: string }> };
 
 const pascal = (slug: string): string =>
   slug
@@ -140,9 +140,25 @@ const readParams = [
   query('exclude', { type: 'string' }, 'Comma-separated field names left out of fields'),
 ];
 
-/** Adds the project's collections to a copy of the generic document. */
-export function projectOpenApi(base: Doc, collections: CollectionSchema[], projectName: string): Doc {
+/** Removes the operations tagged `tag` (and a path left with none), with the tag itself. */
+function dropTagged(doc: Doc, tag: string): void {
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if ((op as { tags?: string[] }).tags?.includes(tag)) delete ops[method];
+    }
+    if (Object.keys(ops).length === 0) delete doc.paths[path];
+  }
+  if (doc.tags) doc.tags = doc.tags.filter((t) => t.name !== tag);
+}
+
+/**
+ * Adds the project's collections to a copy of the generic document. `releases: false` (a token
+ * limited to collections, src/releases/operations/access.ts) leaves the release routes out, as the
+ * token's typed GraphQL schema leaves the release operations out.
+ */
+export function projectOpenApi(base: Doc, collections: CollectionSchema[], projectName: string, opts: { releases: boolean } = { releases: true }): Doc {
   const doc: Doc = structuredClone(base);
+  if (!opts.releases) dropTagged(doc, 'releases');
   const schemas = doc.components.schemas;
   const claim = (name: string) => {
     let out = name;

@@ -1,4 +1,5 @@
 import { builder } from '../common/builder.ts';
+import { RELEASE_OPERATION } from '../common/release-fields.ts';
 import { ReleaseType } from './release.ts';
 import type { ReleaseView } from '../../../releases/model.ts';
 import { authorizeReleases, releaseEventShown } from '../../../releases/operations/access.ts';
@@ -35,8 +36,8 @@ builder.subscriptionField('releaseChanged', (t) =>
   t.field({
     type: ReleaseChangeType,
     description:
-      'The project\'s release events (published, failed, scheduled), over Server-Sent Events (docs/graphql.md, "Subscriptions"). Needs `read`; a token limited to collections is refused.',
-    extensions: { ability: 'read' },
+      'The project\'s release events (published, failed, scheduled), over Server-Sent Events (docs/graphql.md, "Subscriptions"). Needs `read`; not in the schema of a token limited to collections.',
+    extensions: { ability: 'read', ...RELEASE_OPERATION },
     args: {
       events: t.arg({ type: [ReleaseEventEnum], description: 'Only these events (all when omitted).' }),
     },

@@ -1,4 +1,5 @@
 import { builder } from '../common/builder.ts';
+import { RELEASE_OPERATION } from '../common/release-fields.ts';
 import { PageInfoType, pagePosition, type PagePosition } from '../common/page-info.ts';
 import { ITEM_ACTIONS, RELEASE_STATUSES, type ItemAction, type ReleaseItemView, type ReleaseStatus, type ReleaseView } from '../../../releases/model.ts';
 import { addReleaseItems, createRelease, deleteRelease, getRelease, listReleases, removeReleaseItem, updateRelease } from '../../../releases/operations/crud.ts';
@@ -61,7 +62,7 @@ const ReleaseItemInput = builder.inputType('ReleaseItemInput', {
 builder.queryFields((t) => ({
   releases: t.field({
     nullable: true,
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...RELEASE_OPERATION },
     type: ReleasePageType,
     description: 'The project\'s releases, newest first. perPage defaults to 25 and is capped at 100.',
     args: { status: t.arg({ type: ReleaseStatusEnum }), page: t.arg.int(), perPage: t.arg.int() },
@@ -76,7 +77,7 @@ builder.queryFields((t) => ({
   }),
   release: t.field({
     nullable: true,
-    extensions: { ability: 'read' },
+    extensions: { ability: 'read', ...RELEASE_OPERATION },
     type: ReleaseType,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => getRelease(await context.auth(), String(args.id)),
@@ -86,14 +87,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createRelease: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     args: { title: t.arg.string({ required: true }), description: t.arg.string() },
     resolve: async (_root, args, context) => createRelease(await context.auth(), { title: args.title, description: args.description }),
   }),
   updateRelease: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     description: 'Omitted arguments keep their value; description: null clears it.',
     args: { id: t.arg.id({ required: true }), title: t.arg.string(), description: t.arg.string() },
@@ -106,7 +107,7 @@ builder.mutationFields((t) => ({
   }),
   deleteRelease: t.boolean({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     description: 'A published release cannot be deleted (CONFLICT).',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
@@ -116,7 +117,7 @@ builder.mutationFields((t) => ({
   }),
   addReleaseItems: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     description: 'At most 100 items per call and 500 per release; an entry appears once per release. Errors are keyed items.<index>.… in extensions.errors.',
     args: { id: t.arg.id({ required: true }), items: t.arg({ type: [ReleaseItemInput], required: true }) },
@@ -127,14 +128,14 @@ builder.mutationFields((t) => ({
   }),
   removeReleaseItem: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     args: { id: t.arg.id({ required: true }), itemId: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => removeReleaseItem(await context.auth(), String(args.id), String(args.itemId)),
   }),
   publishRelease: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     description: 'Publishes every item in one transaction; any failing item fails the whole release (errors keyed items.<n>.<field>) and nothing changes.',
     args: { id: t.arg.id({ required: true }) },
@@ -142,7 +143,7 @@ builder.mutationFields((t) => ({
   }),
   scheduleRelease: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     description: 'Schedules the release to publish at `publishAt` (in the future); rescheduling replaces the time. The publish runs as publishRelease does; a failure marks the release failed.',
     args: { id: t.arg.id({ required: true }), publishAt: t.arg({ type: 'DateTime', required: true }) },
@@ -151,7 +152,7 @@ builder.mutationFields((t) => ({
   }),
   unscheduleRelease: t.field({
     nullable: true,
-    extensions: { ability: 'update' },
+    extensions: { ability: 'update', ...RELEASE_OPERATION },
     type: ReleaseType,
     description: 'Takes the release off its schedule (back to open).',
     args: { id: t.arg.id({ required: true }) },

@@ -6,6 +6,8 @@ import { buildCollectionSchema, type CollectionSchema } from '../../../collectio
 import { modelInScope } from '../../../collections/token-scope.ts';
 import type { TokenScope } from '../../../context.ts';
 import { buildTypedSchema } from './build.ts';
+import { coreWithoutReleases } from '../common/release-fields.ts';
+import { releasesInScope } from '../../../releases/operations/access.ts';
 import { SCHEMA_CHANNEL, databaseIdentityOf } from '../../../collections/schema-effects.ts';
 
 export interface SchemaRevisionRef {
@@ -56,7 +58,8 @@ export function createTypedSchemaCache(services: Services, core: GraphQLSchema, 
         .then((all) => {
           const started = performance.now();
           const collections = scope ? modelInScope(scope, all) : all;
-          const schema = buildTypedSchema(core, collections);
+          // A token limited to collections may use no release operation: its variant does not list them.
+          const schema = buildTypedSchema(releasesInScope(scope) ? core : coreWithoutReleases(core), collections);
           services.log.debug({ projectId, revision, scope: scope?.digest, collections: collections.length, ms: Math.round(performance.now() - started) }, 'typed GraphQL schema built');
           if ((newest.get(projectId) ?? 0) <= revision) schemas.set(key, schema);
           return schema;

@@ -2,7 +2,8 @@ import { getEntry } from '../../../../entries/operations/entry.ts';
 import { collectionRead } from '../../common/content-read.ts';
 import { typedEntry } from '../model.ts';
 import type { CollectionScope } from './scope.ts';
-import { RELEASE_ARG, readAs } from './release-view.ts';
+import { readInView } from '../../../../releases/operations/preview.ts';
+import { RELEASE_ARG } from './release-view.ts';
 
 /** One entry of a (non-singleton) collection by UUID. */
 export function defineGet({ b, slug, label, n, entry, entryState }: CollectionScope): void {
@@ -20,9 +21,8 @@ export function defineGet({ b, slug, label, n, entry, entryState }: CollectionSc
         release: t.arg.id({ description: RELEASE_ARG }),
       },
       resolve: async (_root, args, c) => {
-        const state = args.release ? 'published' : (args.state ?? 'published');
-        const read = { state, locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, withFallback: args.fallback ?? false, timestamps: true };
-        return readAs(await c.auth(), args.release, async (ctx) => typedEntry(await getEntry(ctx, slug, String(args.uuid), read), state));
+        const read = { locale: args.locale ?? undefined, translationLocale: args.translationLocale ?? undefined, withFallback: args.fallback ?? false, timestamps: true };
+        return readInView(await c.auth(), { release: args.release, state: args.state }, async (ctx, state) => typedEntry(await getEntry(ctx, slug, String(args.uuid), { ...read, state }), state));
       },
     }),
   );

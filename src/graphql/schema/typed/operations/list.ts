@@ -8,7 +8,8 @@ import { toNormalisedWhere, toSortString } from '../convert.ts';
 import { typedEntry } from '../model.ts';
 import { pageCost } from './page.ts';
 import type { CollectionScope } from './scope.ts';
-import { RELEASE_ARG, readAs } from './release-view.ts';
+import { readInView } from '../../../../releases/operations/preview.ts';
+import { RELEASE_ARG } from './release-view.ts';
 
 /** A collection's list query: filtered, sorted and paged in the database, as REST's list is. */
 export function defineList({ b, slug, label, n, page, io, entryState }: CollectionScope): void {
@@ -41,8 +42,7 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
       resolve: async (_root, args, c, info) => {
         const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
         checkPaging(pageNo, perPage);
-        const state = args.release ? 'published' : (args.state ?? 'published');
-        return readAs(await c.auth(), args.release, async (ctx) => {
+        return readInView(await c.auth(), { release: args.release, state: args.state }, async (ctx, state) => {
           const list = await openEntryList(ctx, slug, {
             state,
             locale: args.locale?.toLowerCase() ?? undefined,
