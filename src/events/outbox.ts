@@ -23,12 +23,13 @@ export interface ContentEventInput {
 /**
  * The stored row an event's change left (`committed` in the outbox payload), as SQL over the row
  * alias `c` of `entries` (or of a statement's RETURNING of it): every column of the row but the
- * password hashes, so that a reader can render the entry exactly as this commit wrote it (live
- * subscriptions, src/live/entry.ts) instead of as it is when the event is read. A later commit of
+ * password hashes and the full-text vectors (derived from `data` and `published_data`, read by no
+ * renderer, and as text the largest part of the row), so that a reader can render the entry exactly
+ * as this commit wrote it (live subscriptions, src/live/entry.ts) instead of as it is when the event is read. A later commit of
  * the same entry has its own row here. Webhook deliveries leave it out (src/delivery/store.ts).
  */
 const committedSql = (c: string, withheld: WithheldKeys): string =>
-  `to_jsonb(${c}) - 'data' || jsonb_build_object('data', ${c}.data - ${withheld('r.collection_id')})`;
+  `to_jsonb(${c}) - 'data' - 'search_draft' - 'search_published' || jsonb_build_object('data', ${c}.data - ${withheld('r.collection_id')})`;
 
 /**
  * The keys of an entry's stored `data` that stay out of `committed`: the writers' rule for password

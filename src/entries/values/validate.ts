@@ -38,6 +38,12 @@ export interface ValidateOptions {
   bag: ErrorBag;
   /** Prefix of every error key of item `index`: '' for single writes, `items.3.` for bulk. */
   keyPrefix?: (index: number) => string;
+  /**
+   * The writer checks unique values itself, under the write-scope lock, just before it commits
+   * (src/entries/values/unique-recheck.ts): no lock is taken here, and stored values are looked up
+   * only for the items whose slug was generated (to pick its free suffix), not for given values.
+   */
+  uniqueRecheckedByWriter?: boolean;
 }
 
 const UNIQUE_CAPABLE = new Set(['text', 'longtext', 'slug', 'email', 'number']);
@@ -101,12 +107,15 @@ export async function validateEntryInputs(
   });
 
   const uniques = uniqueFields(collection);
-  if (collection.isSingleton || uniques.length) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
+  const rechecked = opts.uniqueRecheckedByWriter === true && !collection.isSingleton;
+  if (!rechecked && (collection.isSingleton || uniques.length)) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
 
   await resolveReferences(ctx, opts.db, vc.refs, bag);
   if (collection.isSingleton) await checkSingleton(opts.db, collection, results, bag, prefixOf);
   await checkTranslationGroups(opts.db, results, bag, prefixOf);
-  for (const field of uniques) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
+  for (const field of uniques) {
+    if (!rechecked || generated.some((g) => g.has(field.name))) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
+  }
 
   if (bag.empty) await Promise.all(vc.deferred.map((task) => task()));
   return results;
