@@ -65,7 +65,7 @@ export async function createWithoutLock(
     db: ctx.db,
     bag: opts.bag,
     keyPrefix: opts.keyPrefix,
-    uniqueRecheckedByWriter: true,
+    beforeTransaction: true,
   });
   opts.bag.throwIfAny();
   const db = ctx.services.database;

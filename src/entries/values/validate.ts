@@ -6,7 +6,7 @@ import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
 import type { EntryData, EntryRow } from '../types.ts';
 import { isEmptyValue, isPlainObject, label, type ValueContext } from './common.ts';
 import { isRepeatableScalar, normalizeObject } from './index.ts';
-import { resolveReferences } from './references.ts';
+import { refRead, resolveReferences } from './references.ts';
 import { hasOutOfScopeFields, refuseOutOfScopeWrite } from '../../collections/token-scope.ts';
 import { lockWriteScope } from '../operations/write-scope.ts';
 
@@ -39,11 +39,12 @@ export interface ValidateOptions {
   /** Prefix of every error key of item `index`: '' for single writes, `items.3.` for bulk. */
   keyPrefix?: (index: number) => string;
   /**
-   * The writer checks unique values itself, under the write-scope lock, just before it commits
-   * (src/entries/values/unique-recheck.ts): no lock is taken here, and stored values are looked up
-   * only for the items whose slug was generated (to pick its free suffix), not for given values.
+   * Validation runs before the write's transaction (src/entries/operations/create-without-lock.ts): its reads go
+   * straight through the pool, no write-scope lock is taken, and the writer checks unique values itself
+   * under that lock just before it commits (src/entries/values/unique-recheck.ts); stored values are
+   * looked up here only for slugs generated from another field, to pick their free suffix.
    */
-  uniqueRecheckedByWriter?: boolean;
+  beforeTransaction?: boolean;
 }
 
 const UNIQUE_CAPABLE = new Set(['text', 'longtext', 'slug', 'email', 'number']);
@@ -107,10 +108,10 @@ export async function validateEntryInputs(
   });
 
   const uniques = uniqueFields(collection);
-  const rechecked = opts.uniqueRecheckedByWriter === true && !collection.isSingleton;
+  const rechecked = opts.beforeTransaction === true && !collection.isSingleton;
   if (!rechecked && (collection.isSingleton || uniques.length)) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
 
-  await resolveReferences(ctx, opts.db, vc.refs, bag);
+  await resolveReferences(ctx, refRead(ctx, opts.db, opts.beforeTransaction === true), vc.refs, bag);
   if (collection.isSingleton) await checkSingleton(opts.db, collection, results, bag, prefixOf);
   await checkTranslationGroups(opts.db, results, bag, prefixOf);
   for (const field of uniques) {
