@@ -109,7 +109,7 @@ export async function createWithoutLock(
   const locales = [...new Set(validated.map((v) => v.locale))].sort();
   const written = await createWithEventsIfAccepted(ctx, create, async (query) => {
     await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
-    for (const params of rechecks) if ((await query(UNIQUE_RECHECK, params)).length) return false;
+    for (const params of rechecks) if ((await query(UNIQUE_RECHECK, params, { name: 'cms_unique_recheck' })).length) return false;
     return true;
   });
   return written ? resources : null;

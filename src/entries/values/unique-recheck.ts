@@ -14,7 +14,9 @@ import { uniqueFields } from './validate.ts';
  *
  * One statement per unique field (there is rarely more than one), joining the values to the live rows
  * of the collection by hash, as checkUnique does: the table-wide containment index would be a probe
- * per value, each walking the index's pending list.
+ * per value, each walking the index's pending list. Prepared once per connection (the writer names
+ * it): planning a statement over `entries`, with its dozens of partial indexes, took as long as
+ * running this one on a few thousand rows.
  * $1 the values (id of the row that holds it, locale, value), $2 the collection, $3 the field name.
  */
 export const UNIQUE_RECHECK = `SELECT 1 AS taken
