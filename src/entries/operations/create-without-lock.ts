@@ -108,6 +108,9 @@ export async function createWithoutLock(
   const rechecks = uniqueRecheckParams(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
   const locales = [...new Set(validated.map((v) => v.locale))].sort();
   const written = await createWithEventsIfAccepted(ctx, create, async (query) => {
+    // The content-change triggers deferred to COMMIT (one call per row written) run now, before the
+    // lock, so that the lock covers only the recheck and the commit itself.
+    await query('SET CONSTRAINTS ALL IMMEDIATE');
     await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
     for (const params of rechecks) if ((await query(UNIQUE_RECHECK, params, { name: 'cms_unique_recheck' })).length) return false;
     return true;

@@ -38,7 +38,7 @@ describe('bulk create with a unique field', () => {
 
   const items = (n: number, tag: string) => postItems(n, (i) => ({ state: 'published', data: { title: `P${i}`, code: `${tag}-${i}` } }));
 
-  it('the same statements for 1 item as for 50; the lock comes after the write and covers the recheck and the commit', async () => {
+  it('the same statements for 1 item as for 50; the lock comes after the write and its triggers, and covers the recheck and the commit', async () => {
     await b.create('posts', { items: items(1, 'warm') });
     const one = await statements(() => b.create('posts', { items: items(1, 'one') }));
     const fifty = await statements(() => b.create('posts', { items: items(50, 'fifty') }));
@@ -49,13 +49,14 @@ describe('bulk create with a unique field', () => {
     const at = (re: RegExp) => fifty.texts.findIndex((s) => re.test(s));
     const begin = at(/^BEGIN$/);
     const write = at(/INSERT INTO entries/);
+    const triggers = at(/^SET CONSTRAINTS ALL IMMEDIATE$/);
     const lock = at(/pg_advisory_xact_lock/);
     const recheck = at(/AS taken/);
     const commit = at(/^COMMIT$/);
-    expect([begin, write, lock, recheck, commit].every((i) => i >= 0)).toBe(true);
-    expect(begin < write && write < lock && lock < recheck && recheck < commit).toBe(true);
+    expect([begin, write, triggers, lock, recheck, commit].every((i) => i >= 0)).toBe(true);
+    expect(begin < write && write < triggers && triggers < lock && lock < recheck && recheck < commit).toBe(true);
     // Nothing else runs inside the transaction.
-    expect(commit - begin).toBe(4);
+    expect(commit - begin).toBe(5);
     const [{ n }] = await t.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries WHERE collection_id = $1::int AND data ->> 'code' LIKE 'fifty-%'`, [b.ids.posts]);
     expect(n).toBe(50);
   });
