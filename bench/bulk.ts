@@ -15,7 +15,11 @@
  * this host (read from /proc; blank otherwise): unlike the whole cluster's, it is not inflated by other
  * databases' work on a shared server. Background writers (WAL writer, checkpointer, autovacuum) are not in it.
  * With BENCH_PG_PID=<postmaster pid> of a cluster only this run uses, the whole cluster's CPU per request too.
- * BENCH_ONLY=drafts|published runs one scenario only.
+ * A third scenario creates published posts of the peers' model (title, slug unique, body ~370 characters,
+ * views, published, author), as `../peers` does: a unique field takes the write-scope lock, so this is
+ * the path where concurrent batches of one collection queue behind each other. Every batch needs fresh
+ * slugs, so its own client sends them (one batch at a time per client, as the peers' bench does).
+ * BENCH_ONLY=drafts|published|unique runs one scenario only.
  * With BENCH_CPU_PROF=<dir> the server runs under `node --cpu-prof` and leaves its profile there on exit
  * (open it in Chrome DevTools, or sum self time per function from the .cpuprofile JSON).
  */
@@ -25,14 +29,14 @@ import { createBenchProject, openBenchDatabase, redactUrl } from './lib/database
 import { freePort, spawnChild, spawnTsx, waitHealthy } from './lib/processes.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { must, type Api } from './lib/seed.ts';
-import { int, ms } from './lib/stats.ts';
+import { int, ms, percentiles } from './lib/stats.ts';
 
 const ITEMS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const PG_PID = process.env.BENCH_PG_PID ? Number(process.env.BENCH_PG_PID) : undefined;
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
-/** `drafts` or `published`: run only that scenario (e.g. to profile one). */
+/** `drafts`, `published` or `unique`: run only that scenario (e.g. to profile one). */
 const ONLY = process.env.BENCH_ONLY;
 
 export interface BulkBenchRow {
@@ -110,6 +114,60 @@ async function createModel(api: Api): Promise<string[]> {
   return made.data.map((a) => a.uuid);
 }
 
+/** The peers' model (`../peers`, lib/common.mjs): a unique slug, published on create. */
+async function createPeersModel(api: Api): Promise<void> {
+  await must(api, 'POST', '/api/collections', {
+    name: 'Articles',
+    slug: 'articles',
+    fields: [
+      { type: 'text', label: 'Title', name: 'title' },
+      { type: 'slug', label: 'Slug', name: 'slug', options: { slug: { field: 'title', readonly: false } } },
+      { type: 'longtext', label: 'Body', name: 'body' },
+      { type: 'number', label: 'Views', name: 'views' },
+      { type: 'boolean', label: 'Published', name: 'published' },
+      { type: 'relation', label: 'Author', name: 'author', options: { relation: { collection: 'authors', type: 1 } } },
+    ],
+  });
+}
+
+const peersItem = (tag: string, k: number, author: string) => ({
+  state: 'published',
+  data: { title: `Bulk ${tag} ${k}`, slug: `bulk-${tag}-${k}`, body: `Body of bulk post ${tag} ${k}. `.repeat(15).trim(), views: -1, published: true, author },
+});
+
+/** `clients` loops of one batch at a time for `durationSec`, each batch with slugs of its own. */
+async function uniqueLoad(base: string, headers: Record<string, string>, authors: string[], clients: number, durationSec: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let seq = 0;
+  const run = `${Date.now().toString(36)}`;
+  const t0 = performance.now();
+  const end = t0 + durationSec * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const tag = `${run}-${seq++}`;
+        const items = Array.from({ length: ITEMS }, (_, k) => peersItem(tag, k, authors[k % authors.length]));
+        const t = performance.now();
+        const res = await fetch(`${base}/api/bulk/articles/entries`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ items }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        if (res.status >= 300) {
+          errors++;
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const wall = (performance.now() - t0) / 1000;
+  return { rps: (latencies.length - errors) / wall, ...percentiles(latencies), errors, total: latencies.length, statuses };
+}
+
 const item = (i: number, author: string, state?: string) => ({
   ...(state ? { state } : {}),
   data: {
@@ -148,8 +206,9 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
     const project = await createBenchProject(bench.db, 'bench-bulk');
     const api: Api = { base, headers: project.headers };
     const authors = await createModel(api);
+    await createPeersModel(api);
     const body = (state?: string) => JSON.stringify({ items: Array.from({ length: ITEMS }, (_, i) => item(i, authors[i % authors.length], state)) });
-    const load = (state: string | undefined, durationSec: number) =>
+    const loadFixed = (state: string | undefined, durationSec: number) =>
       runLoad({
         url: `${base}/api/bulk/posts/entries`,
         method: 'POST',
@@ -161,8 +220,10 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
       });
 
     const rows: BulkBenchRow[] = [];
-    const scenarios = [['drafts', undefined], ['state: published', 'published']] as const;
+    const scenarios = [['drafts', undefined], ['state: published', 'published'], ['peers model (slug unique), published', 'unique']] as const;
     for (const [name, state] of scenarios.filter(([, st]) => !ONLY || ONLY === (st ?? 'drafts'))) {
+      const load = (st: typeof state, durationSec: number) =>
+        st === 'unique' ? uniqueLoad(base, api.headers, authors, CLIENTS, durationSec) : loadFixed(st, durationSec);
       await load(state, 2); // warm-up: JIT, connection pool, plan caches
       // A fresh database has no planner statistics until autovacuum's first pass (a minute or more in):
       // without them, `uuid IN (...)` lookups scan the whole project. Measure the steady state.
@@ -179,7 +240,7 @@ export async function runBulkBench(log: (line: string) => void = (l) => process.
       const dbCpuMsPerRequest = dbAfter ? [...dbAfter].reduce((sum, [pid, t]) => sum + t - (dbBefore.get(pid) ?? 0), 0) / ok : undefined;
       const entriesPerSec = result.rps * ITEMS;
       const pass = result.errors === 0 && result.p50 < 60 && entriesPerSec > 2000;
-      rows.push({ name: `bulk create ${ITEMS} × 8 fields, ${name}`, result, entriesPerSec, serverCpuMsPerRequest, dbCpuMsPerRequest, pgCpuMsPerRequest, pass });
+      rows.push({ name: state === 'unique' ? `bulk create ${ITEMS}, ${name}` : `bulk create ${ITEMS} × 8 fields, ${name}`, result, entriesPerSec, serverCpuMsPerRequest, dbCpuMsPerRequest, pgCpuMsPerRequest, pass });
     }
     const entries = await bench.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM entries`);
     log(`${int(Number(entries[0].n))} entries in the table at the end`);

@@ -68,6 +68,7 @@ const R = {
   gqlList: 'GraphQL list 25 posts+authors',
   bulk: 'bulk create 50 items × 4 clients, drafts',
   bulkPublished: 'bulk create 50 items × 4 clients, published',
+  bulkUnique: 'bulk create 50 items × 4 clients, peers model (slug unique), published',
   webhooks: 'webhook deliveries',
   live: 'live subscriptions (SSE)',
   schema: 'GraphQL schema build 50×20',
@@ -106,6 +107,7 @@ export const SCENARIO_ROWS = [
   R.fallbackGet,
   R.bulk,
   R.bulkPublished,
+  R.bulkUnique,
   RELEASE_ROWS.publish,
   RELEASE_ROWS.bulk,
   R.webhooks,
@@ -287,7 +289,7 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
   }
 
   const quiet = QUICK ? () => {} : log;
-  if (siblingBulk) bulkRows.push(...(await siblingBulk([R.bulk, R.bulkPublished], quiet)));
+  if (siblingBulk) bulkRows.push(...(await siblingBulk([R.bulk, R.bulkPublished, R.bulkUnique], quiet)));
   rows.push(...bulkRows);
   if (siblingHooks) hookRow = await siblingHooks(R.webhooks, { events: K.webhookEvents * 4, latencyEvents: Math.min(2000, K.webhookEvents), rate: 100 }, quiet);
   if (hookRow) {

@@ -1,10 +1,10 @@
 import type { PrismaClient } from './generated/prisma/client.ts';
-import { openPostgres, type Database } from './postgres.ts';
+import { openPostgres, type Database, type TxQuery } from './postgres.ts';
 import type { Logger } from '../logger.ts';
 
 export { Prisma } from './generated/prisma/client.ts';
 export type { PrismaClient };
-export { openPostgres, type Database };
+export { openPostgres, type Database, type TxQuery };
 
 /** What a transaction callback receives; operations take this so they compose inside one transaction. */
 export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;

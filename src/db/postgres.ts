@@ -13,10 +13,20 @@ export interface Database {
    * PostgreSQL parses and plans a hot statement once per connection instead of once per call.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
+  /**
+   * Runs `fn` in a transaction on one pooled connection, outside Prisma (committed when `fn` resolves,
+   * rolled back when it throws), for a writer whose few statements must share a transaction and whose
+   * parameters are large JSON texts that Prisma's raw-query handling would copy and escape again.
+   * Absent for embedded PGlite: its callers take Prisma's transaction instead.
+   */
+  transaction?<T>(fn: (query: TxQuery) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Connection pool use right now (metrics); absent for embedded PGlite, which has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
+
+/** `Database.query` on the connection of a `Database.transaction`. */
+export type TxQuery = <T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: Pick<QueryOptions, 'name'>) => Promise<T[]>;
 
 export interface QueryOptions {
   name?: string;
@@ -58,6 +68,24 @@ export function openPostgres(
       if (opts.types) config.types = opts.types as pg.CustomTypesConfig;
       const res = await pool.query(config);
       return res.rows as T[];
+    },
+    async transaction<T>(fn: (query: TxQuery) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      const query: TxQuery = async <R>(sql: string, params: unknown[] = [], o: Pick<QueryOptions, 'name'> = {}) =>
+        (await client.query(named && o.name ? { name: o.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(query);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        // A connection whose ROLLBACK fails is in an unknown state: the pool drops it instead of reusing it.
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {

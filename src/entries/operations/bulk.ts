@@ -46,7 +46,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
   const items = parseCreateBody(body, bag);
   if (canCreateWithoutLock(ctx, collection)) {
     const data = await createWithoutLock(ctx, collection, items, { bag, keyPrefix: (i) => `${itemKey(items[i].index)}.`, timestamps: opts.timestamps });
-    return { message: 'Bulk content created successfully.', data };
+    if (data) return { message: 'Bulk content created successfully.', data };
   }
   const data = await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);

@@ -6,7 +6,9 @@ import { serializeEntries } from '../reads/serialize.ts';
 import { uniqueFields, validateEntryInputs, type EntryWriteInput } from '../values/validate.ts';
 import type { EntryResource, EntryRow } from '../types.ts';
 import { contentEventParams } from '../../events/outbox.ts';
-import { createWithEvents } from '../store/version-statement.ts';
+import { createWithEvents, createWithEventsIfAccepted } from '../store/version-statement.ts';
+import { UNIQUE_RECHECK, uniqueRecheckParams } from '../values/unique-recheck.ts';
+import { LOCK_WRITE_SCOPE } from './write-scope.ts';
 import { createdEvents, eventFactory } from '../../events/entry-events.ts';
 
 /**
@@ -24,10 +26,20 @@ import { createdEvents, eventFactory } from '../../events/entry-events.ts';
  * and without a unique or singleton rule there is nothing a concurrent write could make false in
  * between. Ids drawn by a request that then fails are skipped, as a rolled-back transaction skips
  * them.
+ *
+ * A collection with unique fields (a slug) takes the same path with the check moved after the write:
+ * the statement runs in a transaction, which then takes the write-scope lock and looks for the values
+ * among the other live entries (src/entries/values/unique-recheck.ts), committing if none has one.
+ * The lock is held for that lookup and the commit only, not for the validation, the insert, the
+ * resources and the events, so concurrent creates of one collection no longer queue behind each
+ * other's whole write. A value that is taken rolls the write back and the request runs the locked
+ * transaction instead (null), which names the item and field as it always did; so does a slug
+ * generated from another field, whose free suffix that lookup picks.
  */
 
 export function canCreateWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {
-  return ctx.services.database.kind === 'postgres' && !collection.isSingleton && uniqueFields(collection).length === 0;
+  const db = ctx.services.database;
+  return db.kind === 'postgres' && !collection.isSingleton && (uniqueFields(collection).length === 0 || db.transaction !== undefined);
 }
 
 const DRAW_IDS = `SELECT nextval('entries_id_seq')::int AS id, CASE WHEN p THEN nextval('entry_versions_id_seq')::int END AS version_id
@@ -39,15 +51,22 @@ interface CreateItem extends EntryWriteInput {
 
 /**
  * Validates and creates the items; problems go to `bag` (the caller throws, before anything is
- * written). Each created row emits createdEvents, as the transactional path does.
+ * written). Each created row emits createdEvents, as the transactional path does. Null when a unique
+ * value turned out to be taken: nothing was written, and the caller runs the locked transaction.
  */
 export async function createWithoutLock(
   ctx: Ctx,
   collection: CollectionSchema,
   items: CreateItem[],
   opts: { bag: ErrorBag; keyPrefix: (i: number) => string; timestamps?: boolean },
-): Promise<EntryResource[]> {
-  const validated = await validateEntryInputs(ctx, collection, items, 'create', { db: ctx.db, bag: opts.bag, keyPrefix: opts.keyPrefix });
+): Promise<EntryResource[] | null> {
+  const uniques = uniqueFields(collection).length > 0;
+  const validated = await validateEntryInputs(ctx, collection, items, 'create', {
+    db: ctx.db,
+    bag: opts.bag,
+    keyPrefix: opts.keyPrefix,
+    beforeTransaction: true,
+  });
   opts.bag.throwIfAny();
   const db = ctx.services.database;
   const ids = await db.query<{ id: number; version_id: number | null }>(DRAW_IDS, [validated.map((v) => v.state === 'published')], { name: 'cms_bulk_draw_ids' });
@@ -81,6 +100,20 @@ export async function createWithoutLock(
   const event = eventFactory(collection);
   const ev = contentEventParams(rows.flatMap((row, i) => createdEvents(event, row, resources[i], row.publishedVersionId !== null)));
   const input = rows.map((r) => ({ id: r.id, uuid: r.uuid, locale: r.locale, data: r.data, version_id: r.publishedVersionId }));
-  await createWithEvents(ctx, { collectionId: collection.id, rows: input, at: now, tokenId: tokenIdOf(ctx), events: ev });
-  return resources;
+  const create = { collectionId: collection.id, rows: input, at: now, tokenId: tokenIdOf(ctx), events: ev };
+  if (!uniques) {
+    await createWithEvents(ctx, create);
+    return resources;
+  }
+  const rechecks = uniqueRecheckParams(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
+  const locales = [...new Set(validated.map((v) => v.locale))].sort();
+  const written = await createWithEventsIfAccepted(ctx, create, async (query) => {
+    // The content-change triggers deferred to COMMIT (one call per row written) run now, before the
+    // lock, so that the lock covers only the recheck and the commit itself.
+    await query('SET CONSTRAINTS ALL IMMEDIATE');
+    await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
+    for (const params of rechecks) if ((await query(UNIQUE_RECHECK, params, { name: 'cms_unique_recheck' })).length) return false;
+    return true;
+  });
+  return written ? resources : null;
 }

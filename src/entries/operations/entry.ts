@@ -55,8 +55,8 @@ export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, 
     // Two round trips (ids, then one statement writing the entry, its version and its events) instead
     // of BEGIN, two statements and COMMIT: on a host where each round trip costs the writer a wake-up of
     // the database's process, that is half a create's server time (BENCHMARKS.md, "Invalidation that survives writes").
-    const [entry] = await createWithoutLock(ctx, collection, [{ ...body, index: 0 }], { bag: new ErrorBag(), keyPrefix: () => '', timestamps: opts.timestamps });
-    return entry;
+    const created = await createWithoutLock(ctx, collection, [{ ...body, index: 0 }], { bag: new ErrorBag(), keyPrefix: () => '', timestamps: opts.timestamps });
+    if (created) return created[0];
   }
   return ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);

@@ -1,4 +1,4 @@
-import { Prisma, type Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 
 /**
@@ -10,7 +10,9 @@ import type { CollectionSchema } from '../../collections/model.ts';
 export async function lockWriteScope(tx: Tx, collection: CollectionSchema, locales: string[]): Promise<void> {
   const sorted = [...new Set(locales)].sort();
   if (sorted.length === 0) return;
-  await tx.$queryRaw(Prisma.sql`
-    SELECT pg_advisory_xact_lock(${collection.id}::int, hashtext(s.l))::text
-    FROM (SELECT l FROM unnest(${sorted}::text[]) AS l ORDER BY l) s`);
+  await tx.$queryRawUnsafe(LOCK_WRITE_SCOPE, collection.id, sorted);
 }
+
+/** The lock of lockWriteScope as a statement of its own: $1 the collection id, $2 the locales. */
+export const LOCK_WRITE_SCOPE = `SELECT pg_advisory_xact_lock($1::int, hashtext(s.l))::text
+    FROM (SELECT l FROM unnest($2::text[]) AS l ORDER BY l) s`;

@@ -1,7 +1,7 @@
 import type { Entry, Plan } from '../../db/generated/prisma/client.ts';
 import { ENTRY_COLUMNS } from './rows.ts';
 import { passwordNamesSql } from './snapshot.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Tx, TxQuery } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
 import { contentEventsInsertSql, outboxWritten } from '../../events/outbox.ts';
 
@@ -284,13 +284,36 @@ export interface PreparedCreate {
   events: { rows: string; entries: string };
 }
 
+const createParams = (ctx: Ctx, c: PreparedCreate): unknown[] => [
+  ctx.project.id, c.collectionId, JSON.stringify(c.rows), c.at.toISOString(), c.tokenId, c.events.rows, c.events.entries, ctx.source,
+];
+
 export async function createWithEvents(ctx: Ctx, c: PreparedCreate): Promise<void> {
-  await writeWithEvents(
-    ctx,
-    CREATE_WITHOUT_LOCK,
-    [ctx.project.id, c.collectionId, JSON.stringify(c.rows), c.at.toISOString(), c.tokenId, c.events.rows, c.events.entries, ctx.source],
-    'cms_bulk_create_without_lock',
-  );
+  await writeWithEvents(ctx, CREATE_WITHOUT_LOCK, createParams(ctx, c), 'cms_bulk_create_without_lock');
+}
+
+/** Thrown inside the transaction of createWithEventsIfAccepted to roll it back. */
+class Refused extends Error {}
+
+/**
+ * The same statement in a transaction of its own, then `accept` in that transaction (it may take
+ * locks and read what committed meanwhile): committed when it answers true, rolled back, events
+ * included, when it answers false. True when the rows were written.
+ */
+export async function createWithEventsIfAccepted(ctx: Ctx, c: PreparedCreate, accept: (query: TxQuery) => Promise<boolean>): Promise<boolean> {
+  const db = ctx.services.database;
+  if (!db.transaction) throw new Error('createWithEventsIfAccepted needs a database with transactions outside Prisma.');
+  try {
+    await db.transaction(async (query) => {
+      await query(CREATE_WITHOUT_LOCK, createParams(ctx, c), { name: 'cms_bulk_create_without_lock' });
+      if (!(await accept(query))) throw new Refused();
+    });
+  } catch (err) {
+    if (err instanceof Refused) return false;
+    throw err;
+  }
+  outboxWritten(ctx);
+  return true;
 }
 
 // ── The draft save that needs no lock (no version; the event rides in the row's statement).

@@ -6,7 +6,7 @@ import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
 import type { EntryData, EntryRow } from '../types.ts';
 import { isEmptyValue, isPlainObject, label, type ValueContext } from './common.ts';
 import { isRepeatableScalar, normalizeObject } from './index.ts';
-import { resolveReferences } from './references.ts';
+import { refRead, resolveReferences } from './references.ts';
 import { hasOutOfScopeFields, refuseOutOfScopeWrite } from '../../collections/token-scope.ts';
 import { lockWriteScope } from '../operations/write-scope.ts';
 
@@ -38,6 +38,13 @@ export interface ValidateOptions {
   bag: ErrorBag;
   /** Prefix of every error key of item `index`: '' for single writes, `items.3.` for bulk. */
   keyPrefix?: (index: number) => string;
+  /**
+   * Validation runs before the write's transaction (src/entries/operations/create-without-lock.ts): its reads go
+   * straight through the pool, no write-scope lock is taken, and the writer checks unique values itself
+   * under that lock just before it commits (src/entries/values/unique-recheck.ts); stored values are
+   * looked up here only for slugs generated from another field, to pick their free suffix.
+   */
+  beforeTransaction?: boolean;
 }
 
 const UNIQUE_CAPABLE = new Set(['text', 'longtext', 'slug', 'email', 'number']);
@@ -101,12 +108,15 @@ export async function validateEntryInputs(
   });
 
   const uniques = uniqueFields(collection);
-  if (collection.isSingleton || uniques.length) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
+  const rechecked = opts.beforeTransaction === true && !collection.isSingleton;
+  if (!rechecked && (collection.isSingleton || uniques.length)) await lockWriteScope(opts.db, collection, results.map((r) => r.locale));
 
-  await resolveReferences(ctx, opts.db, vc.refs, bag);
+  await resolveReferences(ctx, refRead(ctx, opts.db, opts.beforeTransaction === true), vc.refs, bag);
   if (collection.isSingleton) await checkSingleton(opts.db, collection, results, bag, prefixOf);
   await checkTranslationGroups(opts.db, results, bag, prefixOf);
-  for (const field of uniques) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
+  for (const field of uniques) {
+    if (!rechecked || generated.some((g) => g.has(field.name))) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
+  }
 
   if (bag.empty) await Promise.all(vc.deferred.map((task) => task()));
   return results;
