@@ -50,7 +50,11 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   // Embedded PGlite multiplexes every connection onto one session, where LISTEN is not dependable.
-  const feed = opts.authCache && config.AUTH_CACHE_MS > 0 && config.DATABASE_URL && database.kind === 'postgres' ? listenForChanges(config.DATABASE_URL, log, { database }) : undefined;
+  // One change feed per process, opened on first use: at once for the caches, on the first live
+  // subscriber for the live hub, at start for the CDN purger.
+  const feedUrl = config.DATABASE_URL && database.kind === 'postgres' ? config.DATABASE_URL : undefined;
+  let feed = opts.authCache && config.AUTH_CACHE_MS > 0 && feedUrl ? listenForChanges(feedUrl, log, { database }) : undefined;
+  const processFeed = feedUrl ? () => (feed ??= listenForChanges(feedUrl, log, { database })) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
   const trustedDocuments = feed ? new TrustedDocumentMemory(feed, config.AUTH_CACHE_MS) : undefined;
   // Readers on other replicas (change feeds, live hubs, dispatchers) LISTEN; embedded PGlite has none.
@@ -88,6 +92,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       log,
       // Embedded PGlite multiplexes one session, where LISTEN is not dependable: the hub polls instead.
       listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
+      feed: processFeed,
       limits: {
         maxSubscriptions: config.LIVE_MAX_SUBSCRIPTIONS,
         maxPerToken: config.LIVE_MAX_PER_TOKEN,
@@ -124,7 +129,9 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   if (adapter) {
     const queueOptions = { prefix: webhookOptions(config).queuePrefix, delayMs: config.EDGE_PURGE_DELAY_MS };
     const queue = config.REDIS_URL ? bullPurgeQueue(config.REDIS_URL, adapter, log, queueOptions) : localPurgeQueue(adapter, log, queueOptions);
-    const purger = new EdgePurger({ database, log, queue, listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined });
+    // It reads the outbox through the live hub's stream and hears the process's change feed: one
+    // outbox reader and one LISTEN connection per replica, not one each.
+    const purger = new EdgePurger({ database, log, queue, changes: services.live, feed: processFeed?.() });
     await purger.start();
     services.outboxReaders = [services.webhooks, purger];
     services.assetsChanged = (uuids) => purger.assetsChanged(uuids);

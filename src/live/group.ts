@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { LiveChange } from './stream.ts';
-import type { LiveFilter, LiveSubscription, Rendition } from './subscription.ts';
+import type { LiveBatch, LiveFilter, LiveSubscription, Rendition } from './subscription.ts';
 
 /**
  * Renders one change for a group, or null when the group gets nothing of it. Made by the surface
@@ -8,6 +8,25 @@ import type { LiveFilter, LiveSubscription, Rendition } from './subscription.ts'
  * oldest live member's, so a member that ends (revoked, gone) never renders for the others.
  */
 export type LiveRenderer<C extends LiveChange = LiveChange> = (change: C) => Promise<Rendition | null>;
+
+/**
+ * Groups with renditions waiting for this turn's write. One callback per turn for all of them, after
+ * the turn's renderings resolved: a pass of the change stream that released several changes hands
+ * each member all of them in one write.
+ */
+let turnGroups: LiveGroup[] = [];
+
+function scheduleTurn(group: LiveGroup): void {
+  if (turnGroups.length === 0) setImmediate(flushTurns);
+  turnGroups.push(group);
+}
+
+function flushTurns(): void {
+  const groups = turnGroups;
+  turnGroups = [];
+  const now = Date.now();
+  for (const g of groups) g.flushTurn(now);
+}
 
 /** How long a rendition stays shared after it was made, for members resuming over the same changes. */
 const RECENT_MS = 15_000;
@@ -27,6 +46,10 @@ export class LiveGroup {
   private readonly shown = new Map<string, number>();
   private readonly recent = new Map<number, { at: number; rendition: Promise<Rendition | null> }>();
   private chain: Promise<void> = Promise.resolve();
+  /** Renditions delivered this turn of the event loop, written together by `flushTurn`. */
+  private turn: Array<{ r: Rendition; last: number | undefined }> = [];
+  /** `members` as an array for `flushTurn`; dropped whenever they change. */
+  private snapshot?: LiveSubscription[];
 
   constructor(
     readonly key: string,
@@ -44,11 +67,13 @@ export class LiveGroup {
 
   add(sub: LiveSubscription, renderer: LiveRenderer): void {
     this.members.set(sub, renderer);
+    this.snapshot = undefined;
   }
 
   /** True when the group is left empty. */
   remove(sub: LiveSubscription): boolean {
     this.members.delete(sub);
+    this.snapshot = undefined;
     return this.members.size === 0;
   }
 
@@ -87,6 +112,10 @@ export class LiveGroup {
     return this.chain;
   }
 
+  /**
+   * Notes what a rendition changes of the group's state (which entries it was shown) now, in outbox
+   * order, and queues it for this turn's write (`flushTurn`).
+   */
   private deliver(r: Rendition): void {
     if (r.shows) this.shown.set(r.shows, r.id);
     let last: number | undefined;
@@ -96,12 +125,42 @@ export class LiveGroup {
       this.shown.delete(r.leaves);
       if (!r.toAll && last === undefined) return;
     }
-    // A copy: a member that falls behind is ended (and removed) while this loop runs.
-    for (const m of [...this.members.keys()]) {
-      if (r.id <= m.since) continue;
-      if (r.leaves && !r.toAll && !(last! > m.shownAfter)) continue;
-      m.push(r);
+    if (this.turn.length === 0) scheduleTurn(this);
+    this.turn.push({ r, last });
+  }
+
+  /**
+   * Hands this turn's renditions to the members. A member that takes every one of them (it joined
+   * before the first, and none is a leave meant only for some) is handed them as one batch, the same
+   * object for all: the transport encodes it once and writes the same bytes to every connection, one
+   * write per member per turn however many changes the turn carried. Others (joined or resumed
+   * meanwhile, leaves) are handed each rendition that is theirs, as before.
+   */
+  flushTurn(now: number): void {
+    const turn = this.turn;
+    if (turn.length === 0) return;
+    this.turn = [];
+    const renditions = turn.map((t) => t.r);
+    const batch: LiveBatch = { renditions, lastId: renditions[renditions.length - 1].id };
+    const firstId = renditions[0].id;
+    const selective = turn.some((t) => t.r.leaves !== undefined && !t.r.toAll);
+    // A snapshot: a member that falls behind is ended (and removed) while this loop runs.
+    for (const m of this.list()) {
+      if (!selective && m.since < firstId) {
+        m.pushBatch(batch, now);
+        continue;
+      }
+      for (const { r, last } of turn) {
+        if (r.id <= m.since) continue;
+        if (r.leaves && !r.toAll && !(last! > m.shownAfter)) continue;
+        m.push(r);
+      }
     }
+  }
+
+  /** The members as an array, rebuilt only when they change (not copied per turn). */
+  private list(): LiveSubscription[] {
+    return (this.snapshot ??= [...this.members.keys()]);
   }
 
   /**

@@ -44,8 +44,16 @@ export interface LiveHubOptions {
   log: Logger;
   /** PostgreSQL URL for LISTEN; absent on embedded PGlite, which is polled. */
   listenUrl?: string;
+  /**
+   * The process's change feed (token and project changes; src/services.ts opens it on first use),
+   * heard instead of opening another LISTEN connection. Without it the hub opens its own (with `listenUrl`).
+   */
+  feed?: () => ChangeFeed;
   limits: LiveLimits;
 }
+
+/** Told of every change the stream releases, in outbox order (the CDN purger, src/edge/cdn/purger.ts). */
+export type ChangeConsumer = (changes: LiveChange[]) => void;
 
 interface TokenRow {
   id: number;
@@ -78,6 +86,9 @@ export class LiveHub {
   private starting?: Promise<void>;
   private outboxListener?: PgListener;
   private feed?: ChangeFeed;
+  /** Whether `feed` was opened here (closed with the hub) rather than handed over. */
+  private ownFeed = false;
+  private readonly consumers = new Set<ChangeConsumer>();
   private timer?: NodeJS.Timeout;
   private closed = false;
 
@@ -108,7 +119,11 @@ export class LiveHub {
       if (listenUrl) {
         this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { minRetryMs: 100, maxRetryMs: 2000, applicationName: 'cms live stream' });
         await this.outboxListener.ready;
-        this.feed = listenForChanges(listenUrl, log);
+        this.feed = this.opts.feed?.();
+        if (!this.feed) {
+          this.feed = listenForChanges(listenUrl, log);
+          this.ownFeed = true;
+        }
         this.feed.subscribe((change) => {
           // A manifest change leaves every token as it was.
           if (change.kind !== 'trusted-documents') this.recheckTokens(change.kind === 'project' ? change.projectId : 'all');
@@ -123,6 +138,21 @@ export class LiveHub {
       this.timer.unref();
     })();
     return this.starting;
+  }
+
+  /**
+   * Hands `consumer` every change the stream releases from now on, beside the subscribers: another
+   * reader of the outbox in this process (the CDN purger) reads it through this stream, so a replica
+   * reads each outbox row once and holds one LISTEN connection for it. Starts the stream.
+   */
+  async follow(consumer: ChangeConsumer): Promise<void> {
+    this.consumers.add(consumer);
+    if (!this.closed) await this.start();
+  }
+
+  /** This process wrote to the outbox: read it now (embedded PGlite has no LISTEN to say so). */
+  wake(): void {
+    this.stream?.wake();
   }
 
   /**
@@ -225,6 +255,13 @@ export class LiveHub {
   }
 
   private fanOut(changes: LiveChange[]): void {
+    for (const consumer of this.consumers) {
+      try {
+        consumer(changes);
+      } catch (err) {
+        this.opts.log.error({ err }, 'a reader of the live change stream failed');
+      }
+    }
     for (const c of changes) {
       const groups = this.byCollection.get(this.key(c.projectId, c.collectionId));
       if (!groups) continue;
@@ -320,6 +357,6 @@ export class LiveHub {
     for (const sub of this.all()) sub.end({ kind: 'closed', reason: 'shutdown' });
     this.stream?.close();
     await this.outboxListener?.close();
-    await this.feed?.close();
+    if (this.ownFeed) await this.feed?.close();
   }
 }

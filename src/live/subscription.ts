@@ -41,6 +41,19 @@ export interface Rendition {
   lastShown?: number;
 }
 
+/**
+ * The renditions one turn of the event loop hands every member of a group (src/live/group.ts), in
+ * outbox order: one object for all of them, so the transport encodes it once (`encoded`) and writes
+ * the same bytes to each member.
+ */
+export interface LiveBatch {
+  renditions: Rendition[];
+  /** The id of the last rendition. */
+  lastId: number;
+  /** The transport's encoding of all of them, made once by the first member's writer. */
+  encoded?: Buffer;
+}
+
 export interface LiveQueueLimits {
   /** Renditions queued for a member that does not read. */
   maxQueue: number;
@@ -55,6 +68,8 @@ export interface LiveQueueLimits {
  */
 export interface LiveSink {
   write(r: Rendition): boolean;
+  /** Every rendition of the batch, in order (as `write` of each, in one go). */
+  writeBatch(batch: LiveBatch): boolean;
   end(): void;
 }
 
@@ -79,6 +94,8 @@ export class LiveSubscription implements AsyncIterable<Rendition> {
   since = 0;
   /** The project's schema revision the subscription was validated and shaped under. */
   schemaRevision = 0;
+  /** The highest id pushed so far: ids only go up, so one at or below it was given already. */
+  private lastPushed = 0;
   private readonly queue: Rendition[] = [];
   private queuedBytes = 0;
   private waiting?: (r: IteratorResult<Rendition>) => void;
@@ -135,12 +152,33 @@ export class LiveSubscription implements AsyncIterable<Rendition> {
     }
   }
 
+  /**
+   * A group's batch for this turn: written as one when the member is writing straight to its sink
+   * (the usual case), else pushed rendition by rendition (held for a resume, queued, pulled).
+   */
+  pushBatch(batch: LiveBatch, now: number): void {
+    if (this.done) return;
+    const sink = this.sink;
+    if (sink && !this.blocked && !this.held && this.queue.length === 0 && batch.renditions[0].id > this.lastPushed) {
+      this.lastPushed = batch.lastId;
+      this.lastDelivered = batch.lastId;
+      this.lastActivity = now;
+      if (!sink.writeBatch(batch)) this.blocked = true;
+      return;
+    }
+    for (const r of batch.renditions) this.push(r);
+  }
+
   push(r: Rendition): void {
     if (this.done) return;
     if (this.held) {
       this.held.push(r);
       return;
     }
+    // A resumed member may be handed a change both in its backlog and live (the group writes live
+    // ones a turn after rendering them): the first one counts.
+    if (r.id <= this.lastPushed) return;
+    this.lastPushed = r.id;
     if (this.sink && !this.blocked) return this.hand(r);
     if (this.waiting) {
       const w = this.waiting;

@@ -69,6 +69,33 @@ describe('live fan-out by subscription shape', () => {
     await settle(0);
   });
 
+  it('a commit of several changes reaches every member once each, in outbox order, and a field-scoped member on the same document only in its scope', async () => {
+    const q = `subscription { entryChanged(collection: "posts") { event entry { fields } } }`;
+    const issued = await t.request({ method: 'POST', url: '/api/project/tokens', headers: p.headers, body: { name: 'titles', abilities: ['read'], collections: ['posts'], fields: { posts: ['title'] } } });
+    expect(issued.status).toBe(201);
+    const scoped = { 'project-id': p.uuid, authorization: `Bearer ${issued.body.data.token as string}` };
+    const a = await sse(q, await p.tokenWith(['read']));
+    const b = await sse(q, await p.tokenWith(['read']));
+    const titles = await sse(q, scoped);
+    await settle(2);
+    // One commit, five outbox rows: one pass of the change stream, handed to a group as one batch.
+    const items = [1, 2, 3, 4, 5].map((i) => ({ data: { title: `batch ${i}`, body: `body ${i}` } }));
+    const r = await t.request({ method: 'POST', url: '/api/bulk/posts/entries', headers: p.headers, body: { items } });
+    expect(r.status).toBe(201);
+    for (const s of [a, b, titles]) {
+      const events = [];
+      for (let i = 0; i < 5; i++) events.push(await s.next());
+      const ids = events.map((e) => Number(e.id));
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+      expect(new Set(ids).size).toBe(5);
+      const fields = events.map((e) => payloadOf(e).data!.entryChanged.entry.fields);
+      expect(fields).toEqual(items.map((i) => (s === titles ? { title: i.data.title } : i.data)));
+      await expect(s.next(300)).rejects.toThrow(/timed out/);
+    }
+    for (const s of [a, b, titles]) s.close();
+    await settle(0);
+  });
+
   it('a member that leaves does not take its group with it: the others keep receiving, rendered with their own context', async () => {
     const q = `subscription { entryChanged(collection: "posts") { event entry { fields } } }`;
     const first = await p.tokenWith(['read']);

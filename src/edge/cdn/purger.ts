@@ -1,8 +1,6 @@
 import type { Database } from '../../db/client.ts';
-import { listenOn, type PgListener } from '../../db/listener.ts';
-import { listenForChanges, type ChangeFeed } from '../../db/change-feed.ts';
-import { OUTBOX_CHANNEL } from '../../events/port.ts';
-import { ChangeStream, type LiveChange, type OutboxChange } from '../../live/stream.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
+import type { LiveChange, OutboxChange } from '../../live/stream.ts';
 import type { Logger } from '../../logger.ts';
 import { randomUUID } from 'node:crypto';
 import { assetTag, entryTag, listTag, projectTag } from './headers.ts';
@@ -11,61 +9,55 @@ import type { PurgeQueue } from './purge-queue.ts';
 /** The content events that change what a published read shows (a draft save, `content.updated`, does not). */
 const PUBLISHED_CHANGES = new Set(['content.published', 'content.unpublished', 'content.trashed', 'content.deleted', 'content.restored']);
 
+/** The process's ordered stream of outbox changes (the live hub's, src/live/hub.ts). */
+export interface OutboxChanges {
+  /** Hands `consumer` every change released from now on, in outbox order; starts the stream. */
+  follow(consumer: (changes: LiveChange[]) => void): Promise<void>;
+  /** This process wrote to the outbox. */
+  wake(): void;
+}
+
 export interface EdgePurgerOptions {
   database: Database;
   log: Logger;
   queue: PurgeQueue;
-  /** PostgreSQL URL for LISTEN; absent on embedded PGlite, where the outbox is polled and project-wide purges are not sent. */
-  listenUrl?: string;
-  pollMs?: number;
+  changes: OutboxChanges;
+  /** The process's change feed, heard for project changes; absent on embedded PGlite, where project-wide purges are not sent. */
+  feed?: ChangeFeed;
 }
 
 /**
  * Sends the CDN purges of every committed change that alters a published answer (docs/foundation.md,
  * "Scaling out", "The CDN"). Every replica runs one, and each reads every change:
  * - entry changes (publish, unpublish, revert, trash, delete, restore, a release's entries) from the
- *   outbox, through the same ordered stream live subscriptions read (src/live/stream.ts: strictly
- *   in id order, waiting behind a transaction that has not committed yet, so none is skipped), woken
- *   by the hint every writer sends after its commit, the one that also makes each replica's change
- *   feed re-read the generations its read cache is keyed by; each purges the entry's tag and its
- *   collection's listings;
+ *   outbox, through the very stream live subscriptions read (the live hub's, src/live/stream.ts:
+ *   strictly in id order, waiting behind a transaction that has not committed yet, so none is
+ *   skipped), so a replica reads each outbox row once, woken by the hint every writer sends after its
+ *   commit; each purges the entry's tag and its collection's listings;
  * - changes of a project's row (a collection or its fields, locales, settings: they move the schema
- *   revision or the row's time) from the change feed's notification; they purge the project's tag.
+ *   revision or the row's time) from the process's change feed; they purge the project's tag.
  * A purge's job id is derived from the change (`o<outbox id>`, `p<project>.<revision>.<time>`), so
  * the replicas enqueue the same job and BullMQ keeps one: each purge is sent once, and sent as long
  * as one replica reads the change. Token changes notify the same channel; they leave the revision
  * and time as they were, so their id is the last purge's and nothing is sent.
  */
 export class EdgePurger {
-  private stream?: ChangeStream;
-  private outboxListener?: PgListener;
-  private feed?: ChangeFeed;
-  private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
   private readonly collectionUuids = new Map<number, string>();
   private closed = false;
 
   constructor(private readonly opts: EdgePurgerOptions) {}
 
   async start(): Promise<void> {
-    const { database, log, listenUrl } = this.opts;
-    const stream = new ChangeStream(database, log, (changes) => void this.purgeChanges(changes), { gapTimeoutMs: 10_000, recentRows: 0 });
-    await stream.start();
-    this.stream = stream;
-    if (listenUrl) {
-      this.outboxListener = listenOn(listenUrl, OUTBOX_CHANNEL, log, { notify: () => stream.wake(), live: () => stream.wake() }, { applicationName: 'cms edge purger' });
-      await this.outboxListener.ready;
-      this.feed = listenForChanges(listenUrl, log);
-      this.feed.subscribe((change) => {
-        if (change.kind === 'project') void this.purgeProject(change.projectId);
-      });
-    }
-    this.timer = setInterval(() => stream.wake(), this.opts.pollMs ?? 100);
-    this.timer.unref();
+    await this.opts.changes.follow((changes) => void this.purgeChanges(changes));
+    this.unsubscribe = this.opts.feed?.subscribe((change) => {
+      if (change.kind === 'project') void this.purgeProject(change.projectId);
+    });
   }
 
   /** Reads the outbox now (this process's own writes: embedded PGlite has no LISTEN). */
   outboxWritten(): void {
-    this.stream?.wake();
+    this.opts.changes.wake();
   }
 
   private async purgeChanges(changes: LiveChange[]): Promise<void> {
@@ -123,10 +115,7 @@ export class EdgePurger {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
-    this.stream?.close();
-    await this.outboxListener?.close();
-    await this.feed?.close();
+    this.unsubscribe?.();
     await this.opts.queue.close();
   }
 }

@@ -2,7 +2,7 @@ import { ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
-import type { LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
+import type { LiveBatch, LiveSink, LiveSubscription, Rendition } from '../../live/subscription.ts';
 import type { GraphQLContext } from '../context.ts';
 
 /**
@@ -52,6 +52,9 @@ const COMPLETE = Buffer.from('event: complete\ndata:\n\n');
 
 /** The SSE frame of one event, made once per rendition and shared by every member that receives it. */
 const frameOf = (r: Rendition): Buffer => (r.encoded ??= Buffer.from(`id: ${r.id}\nevent: next\ndata: ${r.json}\n\n`));
+
+/** The frames of a group's batch as one Buffer, made once per batch and shared by every member that receives it. */
+const framesOf = (b: LiveBatch): Buffer => (b.encoded ??= b.renditions.length === 1 ? frameOf(b.renditions[0]) : Buffer.concat(b.renditions.map(frameOf)));
 
 /**
  * Bodies with frames waiting for the next flush. Frames are not written as they are handed over but
@@ -136,6 +139,22 @@ class SseBody extends Readable implements LiveSink {
   write(r: Rendition): boolean {
     if (this.finished || !this.out) return true;
     const ok = this.send(frameOf(r));
+    if (!ok) this.blocked = true;
+    return ok;
+  }
+
+  /**
+   * A group's batch, written to the socket now: it comes from the group's own once-per-turn write
+   * (src/live/group.ts), so waiting for this turn's flush would only add a pass over every member.
+   * Behind frames already waiting for the flush (a resume's backlog), it joins them instead.
+   */
+  writeBatch(batch: LiveBatch): boolean {
+    if (this.finished || !this.out) return true;
+    const frames = framesOf(batch);
+    const socket = this.socket;
+    let ok: boolean;
+    if (!socket || this.frame !== undefined) ok = this.send(frames);
+    else ok = socket.destroyed || socket.write(frames);
     if (!ok) this.blocked = true;
     return ok;
   }

@@ -150,6 +150,17 @@ describe.skipIf(!VARNISHD)('Varnish in front of delivery tokens (deploy/varnish.
     expect(reached.get(`/api/posts/${b}`)).toBe(bReached);
   });
 
+  it('reads the outbox once per replica: the purger follows the live stream and hears the process change feed, with no LISTEN connection of its own', async () => {
+    const rows = await w.t.database.query<{ name: string; n: number }>(
+      `SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'cms %' GROUP BY 1`,
+    );
+    const count = new Map(rows.map((r) => [r.name, r.n]));
+    expect(count.get('cms live stream')).toBe(1);
+    expect(count.get('cms edge purger')).toBeUndefined();
+    // One change feed for the process: its caches, the live hub and the purger hear the same one.
+    expect(count.get('cms change feed')).toBe(1);
+  });
+
   it('never answers a draft read or a non-delivery token from Varnish', async () => {
     const draftUrl = `/api/posts/${a}?state=draft`;
     for (let i = 0; i < 2; i++) {
