@@ -39,6 +39,15 @@ export function uniqueRowsCondition(collectionId: number, alias: string): string
 
 export const uniqueIndexName = (fieldId: number): string => `entries_f${fieldId}_u_x`;
 
+/**
+ * True while the field's index can be read: built (not still being built CONCURRENTLY, nor left
+ * invalid by a failed build) and not dropped for a rebuild. Without it a probe per value would walk
+ * the whole collection once per value, so the statements gate their probing branch on this and fall
+ * back to one hash join (a one-time filter: only the chosen branch runs).
+ */
+export const uniqueIndexUsable = (fieldId: number): string =>
+  `EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('${uniqueIndexName(fieldId)}') AND indisvalid)`;
+
 export function uniqueIndexStatements(collectionId: number, field: FieldDef, opts: { concurrently?: boolean } = {}): string[] {
   if (!isUniqueField(field)) return [];
   const how = opts.concurrently ? 'CONCURRENTLY IF NOT EXISTS' : 'IF NOT EXISTS';

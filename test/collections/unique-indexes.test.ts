@@ -62,10 +62,9 @@ describe('unique field indexes', () => {
   });
 
   describe('plans', () => {
-    let code: number;
-    const target = { name: 'code' };
+    let target: { id: number; name: string };
     beforeAll(async () => {
-      code = await fieldId(w.c.codes.fields[0].uuid);
+      target = { id: await fieldId(w.c.codes.fields[0].uuid), name: 'code' };
       // Enough rows that a scan of the collection costs far more than a probe per value.
       await w.t.database.runScript(`
         INSERT INTO entries (uuid, project_id, collection_id, locale, state, data, created_at, updated_at)
@@ -78,35 +77,55 @@ describe('unique field indexes', () => {
       { id: -1, locale: 'en', value: 'c17' },
       { id: -2, locale: 'en', value: 'new' },
     ]);
+    class Rollback extends Error {}
 
-    /** The recheck's plan, as its named prepared statement runs it: generic, or custom to its values. */
-    async function recheckPlan(mode: 'force_generic_plan' | 'force_custom_plan'): Promise<string> {
-      return w.t.database.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = ${mode}`);
-        await tx.$executeRawUnsafe(`PREPARE unique_plan_test(jsonb) AS ${uniqueRecheckSql(w.c.codes.id, target)}`);
-        try {
-          const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN EXECUTE unique_plan_test('${values}')`);
-          return rows.map((r) => r['QUERY PLAN']).join('\n');
-        } finally {
-          await tx.$executeRawUnsafe('DEALLOCATE unique_plan_test');
-        }
-      });
+    /**
+     * The executed plan of the recheck as its named prepared statement runs it (generic, or custom to
+     * its values), in a transaction that is rolled back (after dropping the index when `withoutIndex`).
+     */
+    async function recheckPlan(mode: 'force_generic_plan' | 'force_custom_plan', withoutIndex = false): Promise<string> {
+      let plan = '';
+      await w.t.database.prisma
+        .$transaction(async (tx) => {
+          if (withoutIndex) await tx.$executeRawUnsafe(`DROP INDEX "${uniqueIndexName(target.id)}"`);
+          await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = ${mode}`);
+          await tx.$executeRawUnsafe(`PREPARE unique_plan_test(jsonb) AS ${uniqueRecheckSql(w.c.codes.id, target)}`);
+          try {
+            const rows = await tx.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE unique_plan_test('${values}')`);
+            plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+          } finally {
+            await tx.$executeRawUnsafe('DEALLOCATE unique_plan_test');
+          }
+          throw new Rollback();
+        })
+        .catch((err) => {
+          if (!(err instanceof Rollback)) throw err;
+        });
+      return plan;
     }
+    /** The plan's nodes that ran (the fallback branch of a statement is there, but never executed). */
+    const ran = (plan: string) => plan.split('\n').filter((l) => /^\s*->|^\S/.test(l) && !l.includes('never executed')).join('\n');
 
     it('the post-write recheck probes the index per value, in its generic and custom plans', async () => {
       for (const mode of ['force_generic_plan', 'force_custom_plan'] as const) {
-        const plan = await recheckPlan(mode);
-        expect(plan, mode).toContain(uniqueIndexName(code));
+        const plan = ran(await recheckPlan(mode));
+        expect(plan, mode).toContain(`Index Scan using ${uniqueIndexName(target.id)}`);
         expect(plan, mode).not.toMatch(/Seq Scan on entries|Hash/);
       }
       expect(await w.t.database.query(uniqueRecheckSql(w.c.codes.id, target), [values])).toHaveLength(1);
     });
 
+    it('without a readable index (being built, or a failed build) the recheck hashes the values once instead', async () => {
+      const plan = ran(await recheckPlan('force_generic_plan', true));
+      expect(plan).not.toContain(uniqueIndexName(target.id));
+      expect(plan).toMatch(/Hash/);
+    });
+
     it('the check before a write probes it too', async () => {
       const query = uniqueHoldersQuery(w.c.codes.id, target, [{ locale: 'en', value: 'c17' }, { locale: 'en', value: 'new' }], ['en'], []);
-      const rows = await w.t.database.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN ${query}`);
-      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(plan).toContain(uniqueIndexName(code));
+      const rows = await w.t.database.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${query}`);
+      const plan = ran(rows.map((r) => r['QUERY PLAN']).join('\n'));
+      expect(plan).toContain(`Index Scan using ${uniqueIndexName(target.id)}`);
       expect(plan).not.toMatch(/Seq Scan on entries|Hash/);
       expect(await w.t.database.prisma.$queryRaw<Array<{ v: unknown }>>(query)).toEqual([expect.objectContaining({ locale: 'en', v: 'c17' })]);
     });
