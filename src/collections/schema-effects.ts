@@ -3,6 +3,7 @@ import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
+import { dropUniqueIndexStatements, isUniqueField, syncUniqueIndex, uniqueIndexStatements } from './unique-indexes.ts';
 import { syncCollectionIndexes } from './collection-indexes.ts';
 import { SEARCH_INDEXES } from './search-indexes.ts';
 import { FALLBACK_INDEXES } from './fallback-indexes.ts';
@@ -40,7 +41,7 @@ export function databaseIdentityOf(database: Database): Promise<string> {
 }
 
 /**
- * What a schema change must do besides its rows: the per-field filter indexes and the collections'
+ * What a schema change must do besides its rows: the per-field filter and unique indexes and the collections'
  * search and fallback indexes to build or drop.
  * Collected inside the transaction, applied by `applyAfterCommit` (or `applyInTransaction` when the
  * change joins a caller's transaction).
@@ -54,16 +55,24 @@ export class SchemaEffects {
    * (fallback-indexes.ts): every collection gains a field when it is made.
    */
   readonly searchCollections = new Set<number>();
+  /** Fields that gained or lost the unique rule and nothing else their indexes depend on (unique-indexes.ts). */
+  readonly uniqueChanged: Array<{ collectionId: number; field: Field }> = [];
 
   fieldAdded(collectionId: number, field: Field): void {
     this.created.push({ collectionId, field });
     this.searchCollections.add(collectionId);
   }
 
-  /** A rename or type change alters the indexed expression: rebuild. Nothing else touches the index. */
+  /**
+   * A rename or type change alters the indexed expressions: rebuild. Of the validations, only the
+   * unique rule has an index (built or dropped on its own); nothing else touches them.
+   */
   fieldChanged(collectionId: number, before: Field, after: Field): void {
     this.searchCollections.add(collectionId);
-    if (before.name === after.name && before.type === after.type && JSON.stringify(before.options) === JSON.stringify(after.options)) return;
+    if (before.name === after.name && before.type === after.type && JSON.stringify(before.options) === JSON.stringify(after.options)) {
+      if (isUniqueField(toFieldDef(before)) !== isUniqueField(toFieldDef(after))) this.uniqueChanged.push({ collectionId, field: after });
+      return;
+    }
     this.dropped.push(before.id);
     this.created.push({ collectionId, field: after });
   }
@@ -87,8 +96,15 @@ export async function applyAfterCommit(
   revision: number,
 ): Promise<void> {
   try {
-    for (const id of effects.dropped) await dropFieldIndexes(services.database, id);
-    for (const { collectionId, field } of effects.created) await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
+    for (const id of effects.dropped) {
+      await dropFieldIndexes(services.database, id);
+      for (const stmt of dropUniqueIndexStatements(id)) await services.database.runScript(stmt);
+    }
+    for (const { collectionId, field } of effects.created) {
+      await ensureFieldIndexes(services.database, collectionId, toFieldDef(field));
+      await syncUniqueIndex(services.database, collectionId, toFieldDef(field));
+    }
+    for (const { collectionId, field } of effects.uniqueChanged) await syncUniqueIndex(services.database, collectionId, toFieldDef(field));
     await syncCollectionIndexes(services.database, COLLECTION_INDEXES, effects.searchCollections);
   } catch (err) {
     services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
@@ -99,8 +115,14 @@ export async function applyAfterCommit(
 /** Inside a caller's transaction (seeding a new model): plain, non-concurrent statements on the same connection. */
 export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promise<void> {
   const statements = [
-    ...effects.dropped.flatMap((id) => dropFieldIndexStatements(id)),
-    ...effects.created.flatMap(({ collectionId, field }) => fieldIndexStatements(collectionId, toFieldDef(field))),
+    ...effects.dropped.flatMap((id) => [...dropFieldIndexStatements(id), ...dropUniqueIndexStatements(id)]),
+    ...effects.created.flatMap(({ collectionId, field }) => [
+      ...fieldIndexStatements(collectionId, toFieldDef(field)),
+      ...uniqueIndexStatements(collectionId, toFieldDef(field)),
+    ]),
+    ...effects.uniqueChanged.flatMap(({ collectionId, field }) =>
+      isUniqueField(toFieldDef(field)) ? uniqueIndexStatements(collectionId, toFieldDef(field)) : dropUniqueIndexStatements(field.id),
+    ),
   ];
   for (const sql of statements) await tx.$executeRawUnsafe(sql);
   await syncCollectionIndexes({ tx }, COLLECTION_INDEXES, effects.searchCollections);

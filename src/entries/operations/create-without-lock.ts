@@ -7,7 +7,7 @@ import { uniqueFields, validateEntryInputs, type EntryWriteInput } from '../valu
 import type { EntryResource, EntryRow } from '../types.ts';
 import { contentEventParams } from '../../events/outbox.ts';
 import { createWithEvents, createWithEventsIfAccepted } from '../store/version-statement.ts';
-import { UNIQUE_RECHECK, uniqueRecheckParams } from '../values/unique-recheck.ts';
+import { uniqueRechecks } from '../values/unique-recheck.ts';
 import { LOCK_WRITE_SCOPE } from './write-scope.ts';
 import { createdEvents, eventFactory } from '../../events/entry-events.ts';
 
@@ -105,14 +105,14 @@ export async function createWithoutLock(
     await createWithEvents(ctx, create);
     return resources;
   }
-  const rechecks = uniqueRecheckParams(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
+  const rechecks = uniqueRechecks(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
   const locales = [...new Set(validated.map((v) => v.locale))].sort();
   const written = await createWithEventsIfAccepted(ctx, create, async (query) => {
     // The content-change triggers deferred to COMMIT (one call per row written) run now, before the
     // lock, so that the lock covers only the recheck and the commit itself.
     await query('SET CONSTRAINTS ALL IMMEDIATE');
     await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
-    for (const params of rechecks) if ((await query(UNIQUE_RECHECK, params, { name: 'cms_unique_recheck' })).length) return false;
+    for (const r of rechecks) if ((await query(r.sql, r.params, { name: r.name })).length) return false;
     return true;
   });
   return written ? resources : null;

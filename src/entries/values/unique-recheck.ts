@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { isEmptyValue } from './common.ts';
 import { uniqueFields } from './validate.ts';
+import { uniqueRecheckSql } from './unique-sql.ts';
 
 /**
  * The unique rule checked by a writer that has already written its rows (src/entries/operations/create-without-lock.ts):
@@ -12,23 +14,24 @@ import { uniqueFields } from './validate.ts';
  * it writes (the locked transaction of validateEntryInputs) either sees this one's row or is seen by it.
  * Rows of the same request are other entries too, so a value given twice in one request fails here.
  *
- * One statement per unique field (there is rarely more than one), joining the values to the live rows
- * of the collection by hash, as checkUnique does: the table-wide containment index would be a probe
- * per value, each walking the index's pending list. Prepared once per connection (the writer names
- * it): planning a statement over `entries`, with its dozens of partial indexes, took as long as
- * running this one on a few thousand rows.
- * $1 the values (id of the row that holds it, locale, value), $2 the collection, $3 the field name.
+ * One statement per unique field (there is rarely more than one): uniqueRecheckSql, which probes the
+ * field's unique index per value. Prepared once per connection under a name derived from its text (a
+ * renamed field is another statement): planning a statement over `entries`, with its dozens of partial
+ * indexes, costs more than running this one.
  */
-export const UNIQUE_RECHECK = `SELECT 1 AS taken
-    FROM entries o JOIN jsonb_to_recordset($1::jsonb) AS v(id int, locale text, value jsonb)
-      ON (o.data -> $3::text) = v.value AND o.locale = v.locale AND o.id <> v.id
-    WHERE o.collection_id = $2::int AND o.deleted_at IS NULL
-    LIMIT 1`;
+export interface UniqueRecheck {
+  sql: string;
+  /** The prepared statement's name: one per distinct text (at most 63 bytes). */
+  name: string;
+  params: unknown[];
+}
 
-/** Per unique field, the parameters of UNIQUE_RECHECK: every value the rows hold (empty values are not unique). */
-export function uniqueRecheckParams(collection: CollectionSchema, rows: Array<{ id: number; locale: string; data: Record<string, unknown> }>): unknown[][] {
+/** Per unique field, the statement to run: every value the rows hold (empty values are not unique). */
+export function uniqueRechecks(collection: CollectionSchema, rows: Array<{ id: number; locale: string; data: Record<string, unknown> }>): UniqueRecheck[] {
   return uniqueFields(collection).map((f) => {
     const values = rows.flatMap((r) => (isEmptyValue(r.data[f.name]) ? [] : [{ id: r.id, locale: r.locale, value: r.data[f.name] }]));
-    return [JSON.stringify(values), collection.id, f.name];
+    const sql = uniqueRecheckSql(collection.id, f);
+    const name = `cms_unique_recheck_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    return { sql, name, params: [JSON.stringify(values)] };
   });
 }

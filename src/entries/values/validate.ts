@@ -5,7 +5,9 @@ import type { ErrorBag } from '../../errors.ts';
 import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
 import type { EntryData, EntryRow } from '../types.ts';
 import { isEmptyValue, isPlainObject, label, type ValueContext } from './common.ts';
-import { isRepeatableScalar, normalizeObject } from './index.ts';
+import { normalizeObject } from './index.ts';
+import { isUniqueField } from '../../collections/unique-indexes.ts';
+import { uniqueHoldersQuery } from './unique-sql.ts';
 import { refRead, resolveReferences } from './references.ts';
 import { hasOutOfScopeFields, refuseOutOfScopeWrite } from '../../collections/token-scope.ts';
 import { lockWriteScope } from '../operations/write-scope.ts';
@@ -47,13 +49,9 @@ export interface ValidateOptions {
   beforeTransaction?: boolean;
 }
 
-const UNIQUE_CAPABLE = new Set(['text', 'longtext', 'slug', 'email', 'number']);
-
 /** Top-level fields whose values must be unique per collection + locale: slugs always, others by rule. */
 export function uniqueFields(collection: CollectionSchema): FieldDef[] {
-  return collection.fields.filter(
-    (f) => UNIQUE_CAPABLE.has(f.type) && !isRepeatableScalar(f) && (f.type === 'slug' || f.validations.unique?.status),
-  );
+  return collection.fields.filter(isUniqueField);
 }
 
 /**
@@ -175,14 +173,10 @@ async function checkUnique(
 ): Promise<void> {
   const candidates = results.filter((r) => r.touched.has(field.name) && !isEmptyValue(r.data[field.name]));
   if (candidates.length === 0) return;
-  const values = candidates.map((r) => r.data[field.name]);
+  const pairs = [...new Map(candidates.map((r) => [JSON.stringify([r.locale, r.data[field.name]]), { locale: r.locale, value: r.data[field.name] }])).values()];
   const locales = [...new Set(candidates.map((r) => r.locale))];
   const patterns = candidates.filter((r) => generated[r.index].has(field.name)).map((r) => `${escapeLike(String(r.data[field.name]))}-%`);
-  const rows = await db.$queryRaw<Array<{ id: number; locale: string; v: unknown }>>(Prisma.sql`
-    SELECT id, locale, data -> ${field.name} AS v FROM entries
-    WHERE collection_id = ${collection.id} AND deleted_at IS NULL AND locale = ANY(${locales}::text[])
-      AND ((data -> ${field.name}) IN (SELECT value FROM jsonb_array_elements(${JSON.stringify(values)}::jsonb))
-        ${patterns.length ? Prisma.sql`OR (data ->> ${field.name}) LIKE ANY(${patterns}::text[])` : Prisma.empty})`);
+  const rows = await db.$queryRaw<Array<{ id: number; locale: string; v: unknown }>>(uniqueHoldersQuery(collection.id, field, pairs, locales, patterns));
 
   const holders = new Map<string, Set<number>>();
   const keyOf = (locale: string, v: unknown) => `${locale}\u0000${JSON.stringify(v)}`;
