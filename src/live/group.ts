@@ -21,29 +21,11 @@ function scheduleTurn(group: LiveGroup): void {
   turnGroups.push(group);
 }
 
-/**
- * Most milliseconds of socket writes in one go. A turn that carries several groups (a server that
- * fell behind) wrote to every member of all of them at once, 5,000 sockets under bench/live.ts,
- * and blocked the event loop for up to 300 ms, during which the next pass's outbox and entry reads
- * sat unread on their connections. The remaining groups are written on the next turn instead,
- * after the I/O that arrived meanwhile: each group's renditions still leave in order, and one that
- * gets more before its write takes them in the same write.
- */
-const TURN_SLICE_MS = 10;
-
 function flushTurns(): void {
   const groups = turnGroups;
   turnGroups = [];
-  const start = performance.now();
   const now = Date.now();
-  for (let i = 0; i < groups.length; i++) {
-    groups[i].flushTurn(now);
-    if (i + 1 < groups.length && performance.now() - start >= TURN_SLICE_MS) {
-      turnGroups = groups.slice(i + 1);
-      setImmediate(flushTurns);
-      return;
-    }
-  }
+  for (const g of groups) g.flushTurn(now);
 }
 
 /** How long a rendition stays shared after it was made, for members resuming over the same changes. */
