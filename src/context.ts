@@ -116,6 +116,12 @@ export interface Ctx {
   memo: Map<string, unknown>;
   /** Whether and after what this request's read-only operations may read a replica (`readSource`); absent: the primary. */
   reads?: ReadRouting;
+  /**
+   * Connections of the primary that this context's read-only operations use instead of the
+   * process's pool (`readSource`): the live hub's own (src/live/hub.ts), so that rendering an event
+   * does not queue behind the writers' transactions.
+   */
+  readPool?: Database;
 }
 
 /**
@@ -146,6 +152,7 @@ export interface ReadSource {
 export function readSource(ctx: Ctx): Promise<ReadSource> | ReadSource {
   const primary = ctx.services.database;
   if (ctx.db !== primary.prisma) return { db: ctx.db, database: null };
+  if (ctx.readPool) return { db: ctx.readPool.prisma, database: ctx.readPool };
   const replicas = ctx.services.replicas;
   const reads = ctx.reads;
   if (!replicas || !reads?.replica) return { db: ctx.db, database: primary };

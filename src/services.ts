@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { EdgeServices } from './edge/services.ts';
-import { openDatabase, type Database } from './db/client.ts';
+import { openDatabase, openPostgres, type Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { listenForChanges } from './db/change-feed.ts';
 import { ChangeHints } from './db/change-hints.ts';
@@ -30,6 +30,12 @@ import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
 import { createScheduleRuntime } from './schedules/runtime.ts';
 import { releaseRunner } from './releases/operations/schedule.ts';
+
+/**
+ * Connections of the live hub's own pool: one for the change stream's serial outbox reads, the rest
+ * for the changed entries' reads (one statement per pass per collection and state) and resumes.
+ */
+const LIVE_READ_CONNECTIONS = 3;
 
 /** A process's services: the kernel every operation sees (Services, src/context.ts) plus the request pipeline's. */
 export type AppServices = EdgeServices;
@@ -93,6 +99,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
       // Embedded PGlite multiplexes one session, where LISTEN is not dependable: the hub polls instead.
       listenUrl: database.kind === 'postgres' ? config.DATABASE_URL : undefined,
       feed: processFeed,
+      reads: feedUrl ? () => openPostgres(feedUrl, LIVE_READ_CONNECTIONS, { applicationName: 'cms live reads' }) : undefined,
       limits: {
         maxSubscriptions: config.LIVE_MAX_SUBSCRIPTIONS,
         maxPerToken: config.LIVE_MAX_PER_TOKEN,

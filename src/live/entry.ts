@@ -1,4 +1,4 @@
-import { Prisma } from '../db/client.ts';
+import { Prisma, type Database } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
 import { compileWhere } from '../filtering/index.ts';
@@ -19,6 +19,7 @@ interface Waiter {
 
 interface Batch {
   ctx: Ctx;
+  reads?: Database;
   collection: CollectionSchema;
   state: ReadState;
   /** The committed rows asked about, by outbox id (several changes of one entry are several rows). */
@@ -56,14 +57,22 @@ const visibilityClass = (ctx: Ctx): string =>
  * filter looks into) is read as it is now, as any read would. `whereKey` names `where` (two
  * subscriptions with the same key share its evaluation).
  */
-export function readChangedEntry(ctx: Ctx, collection: CollectionSchema, change: OutboxChange, state: ReadState, where: unknown, whereKey: string): Promise<EntryResource | null> {
+export function readChangedEntry(
+  ctx: Ctx,
+  collection: CollectionSchema,
+  change: OutboxChange,
+  state: ReadState,
+  where: unknown,
+  whereKey: string,
+  reads?: Database,
+): Promise<EntryResource | null> {
   authorize(ctx, 'read');
   // An event without the row (a deletion) shows no entry.
   if (!change.committed) return Promise.resolve(null);
   const key = `${collection.id}|${state}|${visibilityClass(ctx)}`;
   let batch = batches.get(key);
   if (!batch) {
-    const made: Batch = { ctx, collection, state, changes: new Map(), filters: new Map() };
+    const made: Batch = { ctx, reads, collection, state, changes: new Map(), filters: new Map() };
     batches.set(key, (batch = made));
     setImmediate(() => {
       batches.delete(key);
@@ -80,8 +89,9 @@ export function readChangedEntry(ctx: Ctx, collection: CollectionSchema, change:
 async function run(batch: Batch): Promise<void> {
   const filters = [...batch.filters.values()];
   try {
-    // A fresh memo: DataLoaders must never answer from an earlier read.
-    const ctx: Ctx = { ...batch.ctx, memo: new Map() };
+    // A fresh memo: DataLoaders must never answer from an earlier read. Its statements go through the
+    // live hub's own connections (`reads`, src/live/hub.ts) when it has them (readSource).
+    const ctx: Ctx = { ...batch.ctx, memo: new Map(), readPool: batch.reads };
     const { collection, state } = batch;
     const column = state === 'draft' ? 'data' : 'published_data';
     const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);

@@ -49,6 +49,11 @@ export interface LiveHubOptions {
    * heard instead of opening another LISTEN connection. Without it the hub opens its own (with `listenUrl`).
    */
   feed?: () => ChangeFeed;
+  /**
+   * Opens the connections the live reads use (the stream's outbox reads and the changed entries'
+   * reads; src/services.ts: a small pool of their own). Without it they share `database`'s pool.
+   */
+  reads?: () => Database;
   limits: LiveLimits;
 }
 
@@ -91,8 +96,20 @@ export class LiveHub {
   private readonly consumers = new Set<ChangeConsumer>();
   private timer?: NodeJS.Timeout;
   private closed = false;
+  private ownReads?: Database;
 
   constructor(private readonly opts: LiveHubOptions) {}
+
+  /**
+   * What the live reads go through once the hub started: a pool of their own when the process has
+   * one (`reads`), else the process's. Under writes the shared pool is busy with the writers'
+   * transactions, and a live read queued behind them there waited longer than it ran (bench/live.ts:
+   * at 100 writes/s the 10 connections were all taken and ~100 queries waited, so a pass's read took
+   * 100-400 ms where the statement takes a few): every event waits for these reads, no write does.
+   */
+  get reads(): Database {
+    return this.ownReads ?? this.opts.database;
+  }
 
   get size(): number {
     return this.count;
@@ -112,8 +129,9 @@ export class LiveHub {
 
   private start(): Promise<void> {
     this.starting ??= (async () => {
-      const { database, log, listenUrl, limits } = this.opts;
-      const stream = new ChangeStream(database, log, (changes) => this.fanOut(changes), { gapTimeoutMs: limits.gapTimeoutMs });
+      const { log, listenUrl, limits } = this.opts;
+      this.ownReads ??= this.opts.reads?.();
+      const stream = new ChangeStream(this.reads, log, (changes) => this.fanOut(changes), { gapTimeoutMs: limits.gapTimeoutMs });
       await stream.start();
       this.stream = stream;
       if (listenUrl) {
@@ -206,7 +224,7 @@ export class LiveHub {
     sub.shownAfter = 0;
     sub.hold();
     try {
-      const backlog = await readBacklog(this.opts.database, this.opts.limits, filter, resumeFrom, cursor, this.stream!.recent);
+      const backlog = await readBacklog(this.reads, this.opts.limits, filter, resumeFrom, cursor, this.stream!.recent);
       if (backlog === 'reset') sub.end({ kind: 'reset', reason: `Last-Event-ID is older than the resume window (${limits.resumeWindowSeconds} s) or too far behind; refetch.` });
       else sub.replay(await replayOf(group, backlog, resumeFrom), cursor);
     } catch (err) {
@@ -358,5 +376,6 @@ export class LiveHub {
     this.stream?.close();
     await this.outboxListener?.close();
     if (this.ownFeed) await this.feed?.close();
+    await this.ownReads?.close();
   }
 }

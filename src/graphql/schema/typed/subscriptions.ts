@@ -87,7 +87,7 @@ export function defineSubscriptions(b: TypedBuilder, types: NameRegistry, layout
             // A draft save leaves the published copy as it was: nothing for a published view to show.
             if (state === 'published' && change.event === 'content.updated') return null;
             const key = `${change.entryUuid}|${change.locale}`;
-            const entry: EntryResource | null = change.event === 'content.deleted' ? null : await readChangedEntry(rctx, collection, change, state, where, whereKey);
+            const entry: EntryResource | null = change.event === 'content.deleted' ? null : await readChangedEntry(rctx, collection, change, state, where, whereKey, c.services.live.reads);
             if (entry) return { payload: { change, matches: true, entry: typedEntry(entry, state) }, shows: key };
             // Said to the members that were shown the entry (src/live/group.ts), or to all when nothing
             // else could tell them it is gone.
