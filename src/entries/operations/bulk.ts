@@ -12,9 +12,8 @@ import { mintEntries } from '../store/mint.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import { destroyByUuid, isPublished, trashByUuid, unpublishRows } from '../store/bulk-persist.ts';
-import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
+import { canWriteWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { itemKey, parseCreateBody, parseDeleteBody, parseUpdateBody } from './bulk-input.ts';
-import { canSaveWithoutLock } from './save-draft.ts';
 import { bulkUpdateWithoutLock } from './update-without-lock.ts';
 
 export interface BulkWriteResult {
@@ -44,7 +43,7 @@ export async function bulkCreateEntries(ctx: Ctx, slug: string, body: unknown, o
   const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseCreateBody(body, bag);
-  if (canCreateWithoutLock(ctx, collection)) {
+  if (canWriteWithoutLock(ctx, collection)) {
     const data = await createWithoutLock(ctx, collection, items, { bag, keyPrefix: (i) => `${itemKey(items[i].index)}.`, timestamps: opts.timestamps });
     if (data) return { message: 'Bulk content created successfully.', data };
   }
@@ -78,7 +77,7 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
   const collection = await collectionForRequest(ctx, slug);
   const bag = new ErrorBag();
   const items = parseUpdateBody(body, bag);
-  if (canSaveWithoutLock(ctx, collection) && items.length > 0) {
+  if (canWriteWithoutLock(ctx, collection) && items.length > 0) {
     const data = await bulkUpdateWithoutLock(ctx, collection, items, { bag, timestamps: opts.timestamps });
     if (data) return { message: 'Bulk content updated successfully.', data };
   }

@@ -7,8 +7,7 @@ import { uniqueFields, validateEntryInputs, type EntryWriteInput } from '../valu
 import type { EntryResource, EntryRow } from '../types.ts';
 import { contentEventParams } from '../../events/outbox.ts';
 import { createWithEvents, createWithEventsIfAccepted } from '../store/version-statement.ts';
-import { uniqueRechecks } from '../values/unique-recheck.ts';
-import { LOCK_WRITE_SCOPE } from './write-scope.ts';
+import { recheckUnderLock } from '../values/unique-recheck.ts';
 import { createdEvents, eventFactory } from '../../events/entry-events.ts';
 
 /**
@@ -37,7 +36,8 @@ import { createdEvents, eventFactory } from '../../events/entry-events.ts';
  * generated from another field, whose free suffix that lookup picks.
  */
 
-export function canCreateWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {
+/** Whether creates and bulk updates of the collection may take the paths that need no lock (./update-without-lock.ts too). */
+export function canWriteWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {
   const db = ctx.services.database;
   return db.kind === 'postgres' && !collection.isSingleton && (uniqueFields(collection).length === 0 || db.transaction !== undefined);
 }
@@ -105,15 +105,7 @@ export async function createWithoutLock(
     await createWithEvents(ctx, create);
     return resources;
   }
-  const rechecks = uniqueRechecks(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
-  const locales = [...new Set(validated.map((v) => v.locale))].sort();
-  const written = await createWithEventsIfAccepted(ctx, create, async (query) => {
-    // The content-change triggers deferred to COMMIT (one call per row written) run now, before the
-    // lock, so that the lock covers only the recheck and the commit itself.
-    await query('SET CONSTRAINTS ALL IMMEDIATE');
-    await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
-    for (const r of rechecks) if ((await query(r.sql, r.params, { name: r.name })).length) return false;
-    return true;
-  });
+  const accept = recheckUnderLock(collection, validated.map((v, i) => ({ id: rows[i].id, locale: v.locale, data: v.data })));
+  const written = await createWithEventsIfAccepted(ctx, create, accept);
   return written ? resources : null;
 }

@@ -16,7 +16,7 @@ import { entryByUuidStatement, readColumns, readRows, statementName, takeLinked,
 import { contentLoaders } from '../reads/loaders.ts';
 import { fallbackFor, readEntryAlongChain, refuseTranslationLocale } from '../reads/fallback.ts';
 import { canSaveWithoutLock, saveDraftWithoutLock } from './save-draft.ts';
-import { canCreateWithoutLock, createWithoutLock } from './create-without-lock.ts';
+import { canWriteWithoutLock, createWithoutLock } from './create-without-lock.ts';
 import { collectionRef, createdEvents, eventFactory } from '../../events/entry-events.ts';
 
 /** Interactive transactions here may wait on a row or advisory lock held by a concurrent write. */
@@ -51,7 +51,7 @@ const writeView = (timestamps?: boolean) => ({ state: 'draft', timestamps }) as 
 export async function createEntry(ctx: Ctx, slug: string, body: EntryWriteBody, opts: { timestamps?: boolean } = {}): Promise<EntryResource> {
   authorize(ctx, 'create');
   const collection = await collectionForRequest(ctx, slug);
-  if (canCreateWithoutLock(ctx, collection)) {
+  if (canWriteWithoutLock(ctx, collection)) {
     // Two round trips (ids, then one statement writing the entry, its version and its events) instead
     // of BEGIN, two statements and COMMIT: on a host where each round trip costs the writer a wake-up of
     // the database's process, that is half a create's server time (BENCHMARKS.md, "Invalidation that survives writes").

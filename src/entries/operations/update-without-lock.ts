@@ -8,10 +8,11 @@ import { passwordNamesSql, withoutKeys, type Snapshot } from '../store/snapshot.
 import { readColumns, statementName, takeLinked, type RowWithLinks } from '../reads/read-rows.ts';
 import { contentLoaders } from '../reads/loaders.ts';
 import { retentionFloor } from '../store/version-statement.ts';
-import { updateIfUnchanged, type UnlockedUpdateRow } from '../store/update-statement.ts';
+import { updateIfUnchanged, updateIfUnchangedAndAccepted, type UnlockedUpdateRow } from '../store/update-statement.ts';
 import { isPublished } from '../store/bulk-persist.ts';
 import { serializeEntries } from '../reads/serialize.ts';
-import { validateEntryInputs } from '../values/validate.ts';
+import { uniqueFields, validateEntryInputs } from '../values/validate.ts';
+import { recheckUnderLock } from '../values/unique-recheck.ts';
 import type { EntryResource, EntryRow } from '../types.ts';
 import { contentEventParams } from '../../events/outbox.ts';
 import { eventFactory } from '../../events/entry-events.ts';
@@ -19,8 +20,10 @@ import { itemKey, type BulkUpdateItem } from './bulk-input.ts';
 
 /**
  * PATCH /api/bulk/{collection}/entries as one writing statement instead of an interactive
- * transaction, for the collections whose draft saves need no lock (./save-draft.ts: PostgreSQL, no
- * unique field, not a singleton). An update that publishes is the editor's "save and publish".
+ * transaction, on PostgreSQL for collections that are not singletons (canWriteWithoutLock). An update
+ * that publishes is the editor's "save and publish". With unique fields the statement runs in a short
+ * transaction that then takes the write-scope lock and rechecks the values (recheckUnderLock), as a
+ * create does, so writers of one collection wait for each other only for the recheck and the commit.
  *
  * The transaction costs BEGIN, the row locks, the draft UPDATE, the relation targets, the mint's lock
  * and its statement, the targets again, the outbox insert and COMMIT: nine round trips after
@@ -72,6 +75,8 @@ export async function bulkUpdateWithoutLock(
 ): Promise<EntryResource[] | null> {
   const db = ctx.services.database;
   const requested = items.map((i) => i.uuid);
+  // Unique values are checked again after the write, under the write-scope lock (recheckUnderLock).
+  const uniques = uniqueFields(collection).length > 0;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { statement, links } = readStatement(ctx, collection, items);
     const withLinks = await db.query<ReadRow & RowWithLinks>(statement.text, statement.values, { name: statementName(statement.text) });
@@ -91,7 +96,7 @@ export async function bulkUpdateWithoutLock(
       collection,
       found.map((i) => ({ data: i.data, locale: i.locale, existing: byUuid.get(i.uuid) })),
       'patch',
-      { db: ctx.db, bag: opts.bag, keyPrefix: (i) => `${itemKey(found[i].index)}.` },
+      { db: ctx.db, bag: opts.bag, keyPrefix: (i) => `${itemKey(found[i].index)}.`, beforeTransaction: uniques },
     );
     opts.bag.throwIfAny(missing.length ? `Entries not found in this collection: ${missing.map((m) => m.uuid).join(', ')}.` : undefined);
     if (
@@ -142,7 +147,15 @@ export async function bulkUpdateWithoutLock(
         ...(publishedResources.has(row.id) ? [event('content.published', row, publishedResources.get(row.id))] : []),
       ]),
     );
-    if (await updateIfUnchanged(ctx, { rows, at: now, tokenId, events })) return resources;
+    const update = { rows, at: now, tokenId, events };
+    if (!uniques) {
+      if (await updateIfUnchanged(ctx, update)) return resources;
+      continue;
+    }
+    const accept = recheckUnderLock(collection, rows.map((r, i) => ({ id: r.entry_id, locale: r.locale, data: validated[i].data as Record<string, unknown> })));
+    const outcome = await updateIfUnchangedAndAccepted(ctx, update, accept);
+    if (outcome === 'written') return resources;
+    if (outcome === 'refused') return null;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.ts';
-import { eventsCte, insertVersions, pruneVersions, writeWithEvents } from './version-statement.ts';
+import type { TxQuery } from '../../db/client.ts';
+import { eventsCte, insertVersions, pruneVersions, writeWithEvents, writeWithEventsIfAccepted } from './version-statement.ts';
 
 /**
  * The bulk update that needs no lock (src/entries/operations/update-without-lock.ts) as one statement:
@@ -94,12 +95,22 @@ export interface UnlockedUpdate {
   events: { rows: string; entries: string };
 }
 
+const updateParams = (ctx: Ctx, u: UnlockedUpdate): unknown[] => [
+  JSON.stringify(u.rows), u.rows.length, u.at.toISOString(), u.tokenId, ctx.project.id, ctx.source, u.events.rows, u.events.entries,
+];
+
 /** The update as one statement, if no row changed since it was read: true when it was written (events included). */
 export function updateIfUnchanged(ctx: Ctx, u: UnlockedUpdate): Promise<boolean> {
-  return writeWithEvents(
-    ctx,
-    UPDATE_IF_UNCHANGED,
-    [JSON.stringify(u.rows), u.rows.length, u.at.toISOString(), u.tokenId, ctx.project.id, ctx.source, u.events.rows, u.events.entries],
-    'cms_bulk_update_if_unchanged',
-  );
+  return writeWithEvents(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u), 'cms_bulk_update_if_unchanged');
+}
+
+/**
+ * The same statement in a transaction of its own, then `accept` in that transaction (for unique
+ * fields: the write-scope lock and the recheck, src/entries/values/unique-recheck.ts), committed when
+ * it answers true and rolled back, events included, when it answers false. `changed`: a row moved since
+ * it was read and nothing was written (read again); `refused`: nothing was written (the caller runs the
+ * locked transaction, which names the item and field).
+ */
+export function updateIfUnchangedAndAccepted(ctx: Ctx, u: UnlockedUpdate, accept: (query: TxQuery) => Promise<boolean>): Promise<'written' | 'changed' | 'refused'> {
+  return writeWithEventsIfAccepted(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u), 'cms_bulk_update_if_unchanged', accept);
 }

@@ -292,28 +292,41 @@ export async function createWithEvents(ctx: Ctx, c: PreparedCreate): Promise<voi
   await writeWithEvents(ctx, CREATE_WITHOUT_LOCK, createParams(ctx, c), 'cms_bulk_create_without_lock');
 }
 
-/** Thrown inside the transaction of createWithEventsIfAccepted to roll it back. */
+/** Thrown inside the transaction of writeWithEventsIfAccepted to roll it back. */
 class Refused extends Error {}
 
 /**
- * The same statement in a transaction of its own, then `accept` in that transaction (it may take
- * locks and read what committed meanwhile): committed when it answers true, rolled back, events
- * included, when it answers false. True when the rows were written.
+ * A writing statement in a transaction of its own on one pooled connection, then `accept` in that
+ * transaction (it may take locks and read what committed meanwhile): committed when it answers true,
+ * rolled back, events included, when it answers false. `changed`: the statement wrote nothing (a row
+ * it names moved since it was read); `refused`: `accept` said no and nothing was kept.
  */
-export async function createWithEventsIfAccepted(ctx: Ctx, c: PreparedCreate, accept: (query: TxQuery) => Promise<boolean>): Promise<boolean> {
+export async function writeWithEventsIfAccepted(
+  ctx: Ctx,
+  text: string,
+  params: unknown[],
+  name: string,
+  accept: (query: TxQuery) => Promise<boolean>,
+): Promise<'written' | 'changed' | 'refused'> {
   const db = ctx.services.database;
-  if (!db.transaction) throw new Error('createWithEventsIfAccepted needs a database with transactions outside Prisma.');
+  if (!db.transaction) throw new Error('writeWithEventsIfAccepted needs a database with transactions outside Prisma.');
   try {
-    await db.transaction(async (query) => {
-      await query(CREATE_WITHOUT_LOCK, createParams(ctx, c), { name: 'cms_bulk_create_without_lock' });
+    const outcome = await db.transaction(async (query) => {
+      if ((await query(text, params, { name })).length === 0) return 'changed' as const;
       if (!(await accept(query))) throw new Refused();
+      return 'written' as const;
     });
+    if (outcome === 'written') outboxWritten(ctx);
+    return outcome;
   } catch (err) {
-    if (err instanceof Refused) return false;
+    if (err instanceof Refused) return 'refused';
     throw err;
   }
-  outboxWritten(ctx);
-  return true;
+}
+
+/** The create statement, then `accept` (writeWithEventsIfAccepted): true when the rows were written. */
+export async function createWithEventsIfAccepted(ctx: Ctx, c: PreparedCreate, accept: (query: TxQuery) => Promise<boolean>): Promise<boolean> {
+  return (await writeWithEventsIfAccepted(ctx, CREATE_WITHOUT_LOCK, createParams(ctx, c), 'cms_bulk_create_without_lock', accept)) === 'written';
 }
 
 // ── The draft save that needs no lock (no version; the event rides in the row's statement).

@@ -3,6 +3,8 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { isEmptyValue } from './common.ts';
 import { uniqueFields } from './validate.ts';
 import { uniqueRecheckSql } from './unique-sql.ts';
+import type { TxQuery } from '../../db/client.ts';
+import { LOCK_WRITE_SCOPE } from '../operations/write-scope.ts';
 
 /**
  * The unique rule checked by a writer that has already written its rows (src/entries/operations/create-without-lock.ts):
@@ -34,4 +36,22 @@ export function uniqueRechecks(collection: CollectionSchema, rows: Array<{ id: n
     const name = `cms_unique_recheck_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
     return { sql, name, params: [JSON.stringify(values)] };
   });
+}
+
+/**
+ * What a writer that wrote first runs before its commit (creates: src/entries/operations/create-without-lock.ts,
+ * bulk updates: ./update-without-lock.ts): the content-change triggers deferred to COMMIT run now, before
+ * the lock, so that the lock covers only the recheck and the commit itself; then the write-scope lock
+ * and the rechecks. False when a value is taken: the writer rolls back and runs the locked transaction,
+ * which names the item and field.
+ */
+export function recheckUnderLock(collection: CollectionSchema, rows: Array<{ id: number; locale: string; data: Record<string, unknown> }>): (query: TxQuery) => Promise<boolean> {
+  const rechecks = uniqueRechecks(collection, rows);
+  const locales = [...new Set(rows.map((r) => r.locale))].sort();
+  return async (query) => {
+    await query('SET CONSTRAINTS ALL IMMEDIATE');
+    await query(LOCK_WRITE_SCOPE, [collection.id, locales], { name: 'cms_lock_write_scope' });
+    for (const r of rechecks) if ((await query(r.sql, r.params, { name: r.name })).length) return false;
+    return true;
+  };
 }
