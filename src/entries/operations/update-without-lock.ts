@@ -63,6 +63,13 @@ function readStatement(ctx: Ctx, collection: CollectionSchema, items: BulkUpdate
   return { statement, links };
 }
 
+/** Whether a write gives the row other values of its unique fields, or another locale (values are unique per locale). */
+function movesUniqueValues(collection: CollectionSchema, before: EntryRow, locale: string, data: Record<string, unknown>): boolean {
+  if (before.locale !== locale) return true;
+  const old = before.data as Record<string, unknown>;
+  return uniqueFields(collection).some((f) => JSON.stringify(old[f.name] ?? null) !== JSON.stringify(data[f.name] ?? null));
+}
+
 /**
  * The update, or null when it must go through the transaction (see the module comment). Unknown
  * UUIDs and invalid values go to `bag` exactly as the transaction reports them; the caller throws.
@@ -148,11 +155,15 @@ export async function bulkUpdateWithoutLock(
       ]),
     );
     const update = { rows, at: now, tokenId, events };
-    if (!uniques) {
+    // Only rows whose unique values (or locale) this write changes are rechecked: a row that keeps
+    // them held them, committed, when it was read, and the write lands only on that very row version
+    // (xmin), so any rival writer's own recheck sees them.
+    const moved = uniques ? rows.filter((r, i) => movesUniqueValues(collection, byUuid.get(found[i].uuid)!, r.locale, validated[i].data as Record<string, unknown>)) : [];
+    if (moved.length === 0) {
       if (await updateIfUnchanged(ctx, update)) return resources;
       continue;
     }
-    const accept = recheckUnderLock(collection, rows.map((r, i) => ({ id: r.entry_id, locale: r.locale, data: validated[i].data as Record<string, unknown> })));
+    const accept = recheckUnderLock(collection, moved.map((r) => ({ id: r.entry_id, locale: r.locale, data: r.data as Record<string, unknown> })));
     const outcome = await updateIfUnchangedAndAccepted(ctx, update, accept);
     if (outcome === 'written') return resources;
     if (outcome === 'refused') return null;

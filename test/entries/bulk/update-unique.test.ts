@@ -102,10 +102,32 @@ describe('bulk update with a unique field', () => {
     expect(codes.filter((c) => c === 'twin-upd')).toHaveLength(1);
   });
 
-  it('an update that keeps its own value passes the recheck (the entry is not its own rival)', async () => {
+  it('an update that keeps its unique values takes no lock: one statement, as in a collection without unique fields', async () => {
     const uuid = await post('keep-me');
-    const res = await b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'new title' } }] });
-    expect(res.status, res.text).toBe(200);
+    const { result, texts } = await statements(() => b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'new title' } }] }));
+    expect(result.status, result.text).toBe(200);
     expect(await codeOf(uuid)).toBe('keep-me');
+    expect(texts.filter((s) => /pg_advisory_xact_lock|^BEGIN$|AS taken/.test(s))).toEqual([]);
+    expect((await b.row(uuid)).state).toBe('published');
+  });
+
+  it('while another writer holds the lock, an update that keeps its values commits and one that changes them waits', async () => {
+    const [keep, change] = [await post('wait-keep'), await post('wait-change')];
+    const hold = new pg.Client({ connectionString: t.databaseUrl });
+    await hold.connect();
+    try {
+      await hold.query('BEGIN');
+      await hold.query(`SELECT pg_advisory_xact_lock($1::int, hashtext('en'))`, [b.ids.posts]);
+      const waiting = b.update('posts', { items: [{ uuid: change, state: 'published', data: { code: 'wait-changed' } }] });
+      const kept = await b.update('posts', { items: [{ uuid: keep, state: 'published', data: { title: 'kept' } }] });
+      expect(kept.status, kept.text).toBe(200);
+      expect(await codeOf(change)).toBe('wait-change');
+      await hold.query('COMMIT');
+      expect((await waiting).status).toBe(200);
+      expect(await codeOf(change)).toBe('wait-changed');
+    } finally {
+      await hold.query('ROLLBACK').catch(() => {});
+      await hold.end();
+    }
   });
 });
