@@ -16,7 +16,7 @@
  * databases' work on a shared server. Background writers (WAL writer, checkpointer, autovacuum) are not in it.
  * With BENCH_PG_PID=<postmaster pid> of a cluster only this run uses, the whole cluster's CPU per request too.
  * A third scenario creates published posts of the peers' model (title, slug unique, body ~370 characters,
- * views, published, author), as `../peers` does: a unique field takes the write-scope lock, so this is
+ * views, published, author), as the peer harness does: a unique field takes the write-scope lock, so this is
  * the path where concurrent batches of one collection queue behind each other. Every batch needs fresh
  * slugs, so its own client sends them (one batch at a time per client, as the peers' bench does).
  * BENCH_ONLY=drafts|published|unique runs one scenario only.
@@ -114,7 +114,7 @@ async function createModel(api: Api): Promise<string[]> {
   return made.data.map((a) => a.uuid);
 }
 
-/** The peers' model (`../peers`, lib/common.mjs): a unique slug, published on create. */
+/** The peer harness's model: a unique slug, published on create. */
 async function createPeersModel(api: Api): Promise<void> {
   await must(api, 'POST', '/api/collections', {
     name: 'Articles',
