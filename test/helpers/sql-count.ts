@@ -6,26 +6,32 @@ export const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.sn
 export const isBackground = (text: string): boolean => BACKGROUND.some((b) => text.includes(b));
 
 /**
- * Counts the statements sent to PostgreSQL through any pg client of this process while `fn` runs
- * (Prisma's adapter, the plain-pg authentication and raw queries alike).
+ * The statements sent to PostgreSQL through any pg client of this process while `fn` runs (Prisma's
+ * adapter, the plain-pg authentication and raw queries alike), in order. Left out: background work a
+ * timer may run at any moment, never part of a request: token bookkeeping (src/auth/token-usage.ts),
+ * the change feed's reads of the change log, its compaction and the vacuum after it
+ * (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
+ * without waiting for it (src/db/change-hints.ts).
  */
-export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }> {
+export async function recordStatements<T>(fn: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  let queries = 0;
+  const texts: string[] = [];
   proto.query = function (this: unknown, ...args: unknown[]) {
-    // Background work a timer may run at any moment, never part of a request: token bookkeeping
-    // (src/auth/token-usage.ts), the change feed's reads of the change log and its compaction
-    // and the vacuum after it (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
-    // without waiting for it (src/db/change-hints.ts).
     const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string' || !isBackground(text)) queries++;
+    if (typeof text !== 'string') texts.push('');
+    else if (!isBackground(text)) texts.push(text);
     return original.apply(this, args);
   };
   try {
-    const result = await fn();
-    return { result, queries };
+    return { result: await fn(), texts };
   } finally {
     proto.query = original;
   }
+}
+
+/** How many statements recordStatements saw while `fn` ran. */
+export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }> {
+  const { result, texts } = await recordStatements(fn);
+  return { result, queries: texts.length };
 }

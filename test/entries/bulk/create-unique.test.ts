@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { isBackground } from '../../helpers/sql-count.ts';
+import { recordStatements } from '../../helpers/sql-count.ts';
 import { bulkProject, postItems, type BulkProject } from './helpers.ts';
 
 /**
@@ -19,29 +19,13 @@ describe('bulk create with a unique field', () => {
   });
   afterAll(() => t.close());
 
-  /** Statement texts sent while `fn` runs (background work left out). */
-  async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
-    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    const original = proto.query;
-    const texts: string[] = [];
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-      if (typeof text === 'string' && !isBackground(text)) texts.push(text);
-      return original.apply(this, args);
-    };
-    try {
-      return { result: await fn(), texts };
-    } finally {
-      proto.query = original;
-    }
-  }
 
   const items = (n: number, tag: string) => postItems(n, (i) => ({ state: 'published', data: { title: `P${i}`, code: `${tag}-${i}` } }));
 
   it('the same statements for 1 item as for 50; the lock comes after the write and its triggers, and covers the recheck and the commit', async () => {
     await b.create('posts', { items: items(1, 'warm') });
-    const one = await statements(() => b.create('posts', { items: items(1, 'one') }));
-    const fifty = await statements(() => b.create('posts', { items: items(50, 'fifty') }));
+    const one = await recordStatements(() => b.create('posts', { items: items(1, 'one') }));
+    const fifty = await recordStatements(() => b.create('posts', { items: items(50, 'fifty') }));
     expect(one.result.status, one.result.text).toBe(201);
     expect(fifty.result.status, fifty.result.text).toBe(201);
     expect(fifty.result.body.data).toHaveLength(50);

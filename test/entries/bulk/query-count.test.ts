@@ -1,27 +1,12 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { bulkProject, type BulkProject } from './helpers.ts';
-import { isBackground } from '../../helpers/sql-count.ts';
+import { recordStatements } from '../../helpers/sql-count.ts';
 
-/** Statements sent to PostgreSQL through any pg client of this process while `fn` runs. */
+/** The statements of `fn` (recordStatements), as `sql`. */
 async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const sql: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : String((first as { text?: string } | null)?.text ?? '');
-    // Token bookkeeping, the change feed and the hint a write sends after its commit without waiting
-    // for it (test/helpers/sql-count.ts): the hint of one request may land inside the next one's count.
-    if (!isBackground(text)) sql.push(text);
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), sql };
-  } finally {
-    proto.query = original;
-  }
+  const { result, texts } = await recordStatements(fn);
+  return { result, sql: texts };
 }
 
 /**

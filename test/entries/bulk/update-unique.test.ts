@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { isBackground } from '../../helpers/sql-count.ts';
+import { recordStatements } from '../../helpers/sql-count.ts';
 import { bulkProject, type BulkProject } from './helpers.ts';
 
 /**
@@ -20,21 +20,6 @@ describe('bulk update with a unique field', () => {
   });
   afterAll(() => t.close());
 
-  async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
-    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    const original = proto.query;
-    const texts: string[] = [];
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-      if (typeof text === 'string' && !isBackground(text)) texts.push(text);
-      return original.apply(this, args);
-    };
-    try {
-      return { result: await fn(), texts };
-    } finally {
-      proto.query = original;
-    }
-  }
 
   const post = async (code: string) => (await b.single('posts', { data: { title: code, code } })).uuid;
   const codeOf = async (uuid: string) => ((await b.row(uuid)).data as { code?: string }).code;
@@ -42,7 +27,7 @@ describe('bulk update with a unique field', () => {
   it('a publishing update locks after its write and its triggers, for the recheck and the commit only', async () => {
     const uuid = await post('stmt-a');
     await b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'warm' } }] });
-    const { result, texts } = await statements(() => b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'again', code: 'stmt-b' } }] }));
+    const { result, texts } = await recordStatements(() => b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'again', code: 'stmt-b' } }] }));
     expect(result.status, result.text).toBe(200);
     const at = (re: RegExp) => texts.findIndex((s) => re.test(s));
     const begin = at(/^BEGIN$/);
@@ -104,7 +89,7 @@ describe('bulk update with a unique field', () => {
 
   it('an update that keeps its unique values takes no lock: one statement, as in a collection without unique fields', async () => {
     const uuid = await post('keep-me');
-    const { result, texts } = await statements(() => b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'new title' } }] }));
+    const { result, texts } = await recordStatements(() => b.update('posts', { items: [{ uuid, state: 'published', data: { title: 'new title' } }] }));
     expect(result.status, result.text).toBe(200);
     expect(await codeOf(uuid)).toBe('keep-me');
     expect(texts.filter((s) => /pg_advisory_xact_lock|^BEGIN$|AS taken/.test(s))).toEqual([]);
