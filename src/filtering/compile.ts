@@ -53,7 +53,7 @@ export interface CompileEnv {
 /**
  * Runs a target lookup and returns its rows. `statement`'s text carries the target collection and
  * the nested filter's field names as literals and every value as a parameter: one text per filter
- * shape, so it can be prepared once per connection (src/entries/reads/list.ts).
+ * shape, so it can be prepared once per connection (targetLookup in src/entries/reads/read-rows.ts).
  */
 export type TargetLookup = (statement: Sql) => Promise<Array<{ uuid: string }>>;
 
