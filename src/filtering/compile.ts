@@ -1,6 +1,6 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { Condition, DateValue, FilterValue, ReferenceValue, RelatedCondition, Target, WhereNode } from './ast.ts';
-import { publishedReadCondition } from '../collections/field-indexes.ts';
+import { publishedReadCondition, textLiteral } from '../collections/field-indexes.ts';
 import {
   allOf,
   anyOf,
@@ -36,12 +36,26 @@ export interface CompileEnv {
   /**
    * Runs a nested relation filter's target lookup (`SELECT uuid::text AS uuid ...`) before the read,
    * so the read names its targets (compileRelated). Only for a read compiled per request: a filter
-   * kept and evaluated later (live subscriptions) would hold a stale list.
+   * kept and evaluated later (live subscriptions) would hold a stale list. The lookup's text holds
+   * no request value (only its parameters do), so the caller may prepare it (TargetLookup).
    */
-  resolveTargets?: (statement: Sql) => Promise<Array<{ uuid: string }>>;
+  resolveTargets?: TargetLookup;
+  /**
+   * Field names as SQL literals instead of parameters: set for a nested filter's targets, whose
+   * lookup may run prepared with a generic plan, which matches a field's expression index only when
+   * the name is in the text.
+   */
+  namesInText?: boolean;
   /** Target lookups already made, shared like `references` (a page and its COUNT look up once). */
   targets?: Map<RelatedCondition, Promise<Array<{ uuid: string }>>>;
 }
+
+/**
+ * Runs a target lookup and returns its rows. `statement`'s text carries the target collection and
+ * the nested filter's field names as literals and every value as a parameter: one text per filter
+ * shape, so it can be prepared once per connection (targetLookup in src/entries/reads/read-rows.ts).
+ */
+export type TargetLookup = (statement: Sql) => Promise<Array<{ uuid: string }>>;
 
 /**
  * Most targets a nested filter inlines (compileRelated); past it the read joins the lookup instead.
@@ -129,8 +143,9 @@ async function compileField(c: Condition, env: CompileEnv): Promise<Sql> {
   if (c.target.kind !== 'field') throw new Error('not a field condition');
   const { field, valueKind: kind, repeatable, multiple } = c.target;
   const col = columnRef(env, env.column);
-  const json = sql`(${col} -> ${field.name}::text)`;
-  const text = sql`(${col} ->> ${field.name}::text)`;
+  const key = env.namesInText ? raw(`${textLiteral(field.name)}::text`) : sql`${field.name}::text`;
+  const json = sql`(${col} -> ${key})`;
+  const text = sql`(${col} ->> ${key})`;
   // No value: key missing, JSON null, or an empty list.
   const isEmpty = sql`COALESCE(${json} IN ('null'::jsonb, '[]'::jsonb), TRUE)`;
   if (c.op === 'null') return isEmpty;
@@ -204,11 +219,12 @@ async function resolveReferences(env: CompileEnv, c: Condition, values: Referenc
  * whole primary key. Multiple relations (arrays, no btree) test each element against the targets.
  */
 async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<Sql> {
-  const inner = await compileNode(node.filter, { ...env, alias: RELATED_ALIAS });
+  const inner = await compileNode(node.filter, { ...env, alias: RELATED_ALIAS, namesInText: true });
   const r = raw(RELATED_ALIAS);
   const scope = allOf([
     sql`${r}.project_id = ${env.projectId}`,
-    sql`${r}.collection_id = ${node.target.id}`,
+    // In the text, as the targets' partial indexes name it: a generic plan can only use them so.
+    raw(`${RELATED_ALIAS}.collection_id = ${Number(node.target.id)}`),
     sql`${r}.deleted_at IS NULL`,
     // Published reads see only published targets, with the list's own test (which the targets'
     // `_p_` indexes are partial on, so a nested `like` can use the target field's trigram index).
@@ -234,7 +250,7 @@ async function compileRelated(node: RelatedCondition, env: CompileEnv): Promise<
 function lookUpTargets(env: CompileEnv, node: RelatedCondition, resolve: NonNullable<CompileEnv['resolveTargets']>, related: Sql): Promise<Array<{ uuid: string }>> {
   let found = env.targets?.get(node);
   if (!found) {
-    found = resolve(sql`${related} LIMIT ${MAX_INLINED_TARGETS + 1}`);
+    found = resolve(sql`${related} LIMIT ${raw(String(MAX_INLINED_TARGETS + 1))}`);
     env.targets?.set(node, found);
   }
   return found;

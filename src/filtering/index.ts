@@ -1,10 +1,11 @@
 import type { Prisma, Tx } from '../db/client.ts';
 import { buildCollectionSchema, type CollectionSchema } from '../collections/model.ts';
-import { compileNode, type CompileEnv } from './compile.ts';
+import { compileNode, type CompileEnv, type TargetLookup } from './compile.ts';
 import { parseWhere, type CollectionLoader } from './parse.ts';
 import type { WhereNode } from './ast.ts';
 
 export type { WhereNode } from './ast.ts';
+export type { TargetLookup } from './compile.ts';
 export { LIMITS as WHERE_LIMITS } from './ast.ts';
 
 export interface WhereOptions {
@@ -24,7 +25,7 @@ export interface WhereOptions {
    * Runs a nested relation filter's target lookup before the read, which then names the targets
    * (src/filtering/compile.ts, compileRelated). Only for a filter compiled for one read.
    */
-  resolveTargets?: (statement: Prisma.Sql) => Promise<Array<{ uuid: string }>>;
+  resolveTargets?: TargetLookup;
 }
 
 /** Loads relation targets of the same project, once per compile. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { countQueries } from '../helpers/sql-count.ts';
+import { countQueries, recordStatements } from '../helpers/sql-count.ts';
 import { typedWorld, type TypedWorld } from '../graphql/typed-world.ts';
 import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug } from '../../src/collections/model.ts';
@@ -109,6 +109,36 @@ describe('statements per uncached read (PostgreSQL)', () => {
     // two ANDed conditions read every match for the COUNT anyway, so the page is taken from them
     // (matchedPageStatement in src/entries/reads/list.ts).
     expect(r.queries).toBe(3);
+  });
+
+  it('the targets lookup runs prepared: one name per filter shape whatever its values, the names and target collection in its text', async () => {
+    const lookups = async (like: string) => {
+      const { result, texts, names } = await recordStatements(() => w.rest('GET', `/api/posts?paginate=25&where[views][between]=0,29&where[author][name][like]=${like}`));
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      const at = texts.flatMap((text, i) => (text.includes('AS uuid FROM entries filter_rel') ? [{ text, name: names[i] }] : []));
+      expect(at).toHaveLength(1);
+      return { ...at[0], body: result.body };
+    };
+    const ann = await lookups('ann');
+    const bob = await lookups('bob');
+    expect(ann.name).toMatch(/^cms_targets_\d+$/);
+    expect(bob.name).toBe(ann.name);
+    expect(bob.text).toBe(ann.text);
+    // A generic plan uses the name field's trigram index only when the name and the collection are in
+    // the text; the pattern stays a parameter.
+    expect(ann.text).toContain(`->> 'name'::text`);
+    expect(ann.text).toMatch(/filter_rel\.collection_id = \d+/);
+    expect(ann.text).not.toContain('ann');
+    // The prepared lookup answers per its values: Ann and Anna's posts, then Bob's.
+    expect(ann.body.meta.total).toBe(20);
+    expect(bob.body.meta.total).toBe(10);
+    expect(bob.body.data.every((p: { fields: { author: { fields: { name: string } } } }) => p.fields.author.fields.name === 'Bob')).toBe(true);
+    // Another shape is another statement.
+    const eq = await recordStatements(() => w.rest('GET', '/api/posts?paginate=25&where[author][name][eq]=Bob'));
+    expect(eq.result.body.meta.total).toBe(10);
+    const other = eq.names[eq.texts.findIndex((t) => t.includes('AS uuid FROM entries filter_rel'))];
+    expect(other).toMatch(/^cms_targets_\d+$/);
+    expect(other).not.toBe(ann.name);
   });
 
   it('a relation-nested filter plans as a join against the related collection, not a per-row test', async () => {

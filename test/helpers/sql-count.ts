@@ -13,18 +13,27 @@ export const isBackground = (text: string): boolean => BACKGROUND.some((b) => te
  * (src/db/change-feed.ts, content-log.ts), and the coalesced hint a write sends after its commit
  * without waiting for it (src/db/change-hints.ts).
  */
-export async function recordStatements<T>(fn: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
+export async function recordStatements<T>(fn: () => Promise<T>): Promise<{ result: T; texts: string[]; names: Array<string | undefined> }> {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   const texts: string[] = [];
+  /** Per statement in `texts`, the prepared statement's name, if it was sent as one. */
+  const names: Array<string | undefined> = [];
   proto.query = function (this: unknown, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string') texts.push('');
-    else if (!isBackground(text)) texts.push(text);
+    const config = args[0] as { text?: unknown; name?: unknown } | string | undefined;
+    const text = typeof config === 'string' ? config : config?.text;
+    const name = typeof config === 'object' && typeof config.name === 'string' ? config.name : undefined;
+    if (typeof text !== 'string') {
+      texts.push('');
+      names.push(undefined);
+    } else if (!isBackground(text)) {
+      texts.push(text);
+      names.push(name);
+    }
     return original.apply(this, args);
   };
   try {
-    return { result: await fn(), texts };
+    return { result: await fn(), texts, names };
   } finally {
     proto.query = original;
   }

@@ -7,7 +7,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
 import { publishedReadCondition } from '../../collections/field-indexes.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
-import { readColumns, readRows, takeLinked, type ReadRow, type RowWithLinks } from './read-rows.ts';
+import { readColumns, readRows, takeLinked, targetLookup, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
@@ -125,7 +125,7 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
     column,
     alias: 'e',
     loadCollection,
-    resolveTargets: (statement) => readRows(ctx, statement),
+    resolveTargets: targetLookup(ctx),
   });
   const search = listSearch(ctx, collection, options.search, options.state, locale);
   if (search) conds.push(search.match);
