@@ -63,7 +63,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   const feedUrl = config.DATABASE_URL && database.kind === 'postgres' ? config.DATABASE_URL : undefined;
   const feedSource = feedUrl ?? database.listen;
   let feed = opts.authCache && config.AUTH_CACHE_MS > 0 && feedUrl ? listenForChanges(feedUrl, log, { database }) : undefined;
-  const processFeed = feedSource ? () => (feed ??= listenForChanges(feedSource, log, { database })) : undefined;
+  // Without `database` the embedded feed carries project, token and manifest changes only: nothing there reads content from it.
+  const processFeed = feedSource ? () => (feed ??= listenForChanges(feedSource, log, feedUrl ? { database } : {})) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
   const trustedDocuments = feed ? new TrustedDocumentMemory(feed, config.AUTH_CACHE_MS) : undefined;
   // Readers on other replicas (change feeds, live hubs, dispatchers) LISTEN; embedded PGlite has none.

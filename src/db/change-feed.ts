@@ -120,8 +120,8 @@ const STALE_READ_MS = 5_000;
 
 /**
  * The server's change feed. Project, token and manifest changes arrive as NOTIFY on `cms_changes`
- * from triggers (rare; src/db/listener.ts, or on embedded PGlite the owner's `Database.listen`). Content changes are read from the change log (migration
- * 20261128010000) in commit-safe order: woken by the hint writers send after their commit, by a poll
+ * from triggers (rare; src/db/listener.ts, or on embedded PGlite the owner's `Database.listen`).
+ * Content changes are read from the change log (migration 20261128010000) in commit-safe order: woken by the hint writers send after their commit, by a poll
  * every `pollMs`, and on every (re)connect. Losing the connection or a read of the log tells every
  * subscriber to forget everything, so a gap can never leave a stale answer behind. Keepalive finds a
  * dead peer; consumers also bound how long they trust an answer (AUTH_CACHE_MS) for the case where
