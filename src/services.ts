@@ -55,12 +55,16 @@ export async function createServices(config: Config, log: Logger, opts: { databa
     ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  // Embedded PGlite multiplexes every connection onto one session, where LISTEN is not dependable.
   // One change feed per process, opened on first use: at once for the caches, on the first live
-  // subscriber for the live hub, at start for the CDN purger.
+  // subscriber for the live hub, at start for the CDN purger. Embedded PGlite multiplexes every
+  // connection onto one session, where a LISTEN connection hears only its own statements: there the
+  // process that owns the database hears every commit's notifications itself (`database.listen`),
+  // which the CDN purger follows; the caches and the live hub keep to what they do without a feed.
   const feedUrl = config.DATABASE_URL && database.kind === 'postgres' ? config.DATABASE_URL : undefined;
+  const feedSource = feedUrl ?? database.listen;
   let feed = opts.authCache && config.AUTH_CACHE_MS > 0 && feedUrl ? listenForChanges(feedUrl, log, { database }) : undefined;
-  const processFeed = feedUrl ? () => (feed ??= listenForChanges(feedUrl, log, { database })) : undefined;
+  // Without `database` the embedded feed carries project, token and manifest changes only: nothing there reads content from it.
+  const processFeed = feedSource ? () => (feed ??= listenForChanges(feedSource, log, feedUrl ? { database } : {})) : undefined;
   const authCache = feed ? new AuthCache<AuthRow>(feed, config.AUTH_CACHE_MS) : undefined;
   const trustedDocuments = feed ? new TrustedDocumentMemory(feed, config.AUTH_CACHE_MS) : undefined;
   // Readers on other replicas (change feeds, live hubs, dispatchers) LISTEN; embedded PGlite has none.

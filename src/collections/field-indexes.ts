@@ -1,5 +1,5 @@
 import { Prisma, type Database } from '../db/client.ts';
-import type { CollectionSchema, FieldDef } from './model.ts';
+import type { FieldDef } from './model.ts';
 
 /**
  * Per-field expression indexes, one per field and state column, partial on exactly the rows a list
@@ -107,11 +107,6 @@ export function dropFieldIndexStatements(fieldId: number): string[] {
  */
 export async function ensureFieldIndexes(database: Database, collectionId: number, field: FieldDef): Promise<void> {
   for (const stmt of fieldIndexStatements(collectionId, field, { concurrently: database.kind === 'postgres' })) await database.runScript(stmt);
-}
-
-/** Every top-level field of a collection; idempotent (IF NOT EXISTS), for startup, CLI or repair. */
-export async function ensureCollectionIndexes(database: Database, collection: CollectionSchema): Promise<void> {
-  for (const field of collection.fields) await ensureFieldIndexes(database, collection.id, field);
 }
 
 /** Drops a field's indexes and statistics (after the field is deleted or its type changes). */

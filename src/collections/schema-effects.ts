@@ -3,12 +3,9 @@ import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
-import { dropUniqueIndexStatements, isUniqueField, syncUniqueIndex, uniqueIndexStatements } from './unique-indexes.ts';
+import { dropUniqueIndexStatements, isUniqueField, syncUniqueIndex, uniqueIndexStatements, uniqueIndexSyncStatements } from './unique-indexes.ts';
 import { syncCollectionIndexes } from './collection-indexes.ts';
-import { SEARCH_INDEXES } from './search-indexes.ts';
-import { FALLBACK_INDEXES } from './fallback-indexes.ts';
-
-const COLLECTION_INDEXES = [SEARCH_INDEXES, FALLBACK_INDEXES] as const;
+import { COLLECTION_INDEXES } from './collection-repair.ts';
 
 /** Redis channel on which schema changes are announced to every replica. */
 export const SCHEMA_CHANNEL = 'cms:graphql:schema-revision';
@@ -120,9 +117,7 @@ export async function applyInTransaction(tx: Tx, effects: SchemaEffects): Promis
       ...fieldIndexStatements(collectionId, toFieldDef(field)),
       ...uniqueIndexStatements(collectionId, toFieldDef(field)),
     ]),
-    ...effects.uniqueChanged.flatMap(({ collectionId, field }) =>
-      isUniqueField(toFieldDef(field)) ? uniqueIndexStatements(collectionId, toFieldDef(field)) : dropUniqueIndexStatements(field.id),
-    ),
+    ...effects.uniqueChanged.flatMap(({ collectionId, field }) => uniqueIndexSyncStatements(collectionId, toFieldDef(field))),
   ];
   for (const sql of statements) await tx.$executeRawUnsafe(sql);
   await syncCollectionIndexes({ tx }, COLLECTION_INDEXES, effects.searchCollections);

@@ -58,9 +58,33 @@ export function uniqueIndexStatements(collectionId: number, field: FieldDef, opt
 
 export const dropUniqueIndexStatements = (fieldId: number): string[] => [`DROP INDEX IF EXISTS "${uniqueIndexName(fieldId)}"`];
 
+/**
+ * The one rule of a field's unique index: built when the field is unique (isUniqueField), else
+ * dropped. Every path that brings a field's indexes in line with its definition takes it: after a
+ * schema change commits (syncUniqueIndex), inside a caller's transaction (schema-effects.ts) and the
+ * repair of a whole collection (collection-repair.ts).
+ */
+export function uniqueIndexSyncStatements(collectionId: number, field: FieldDef, opts: { concurrently?: boolean } = {}): string[] {
+  return isUniqueField(field) ? uniqueIndexStatements(collectionId, field, opts) : dropUniqueIndexStatements(field.id);
+}
+
 /** Builds the index if the field has the rule, else drops it; CONCURRENTLY on PostgreSQL (call outside a transaction). */
 export async function syncUniqueIndex(database: Database, collectionId: number, field: FieldDef): Promise<void> {
-  const concurrently = database.kind === 'postgres';
-  const statements = isUniqueField(field) ? uniqueIndexStatements(collectionId, field, { concurrently }) : dropUniqueIndexStatements(field.id);
-  for (const stmt of statements) await database.runScript(stmt);
+  for (const stmt of uniqueIndexSyncStatements(collectionId, field, { concurrently: database.kind === 'postgres' })) await database.runScript(stmt);
+}
+
+/**
+ * The unique indexes that exist for a collection's rows (named as uniqueIndexName, partial on its
+ * id), by field id, with whether each can be read: what a repair compares with what its fields want.
+ * A field deleted since left no row to ask about, so the index's own predicate names the collection.
+ */
+export async function existingUniqueIndexes(database: Database, collectionId: number): Promise<Map<number, { valid: boolean }>> {
+  const rows = await database.query<{ name: string; valid: boolean }>(
+    `SELECT c.relname AS name, i.indisvalid AS valid
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE i.indrelid = 'entries'::regclass AND c.relname ~ '^entries_f[0-9]+_u_x$'
+        AND pg_get_expr(i.indpred, i.indrelid) LIKE $1`,
+    [`%(collection_id = ${Number(collectionId)})%`],
+  );
+  return new Map(rows.map((r) => [Number(/^entries_f(\d+)_u_x$/.exec(r.name)![1]), { valid: r.valid }]));
 }

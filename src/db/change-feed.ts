@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
-import { listenOn } from './listener.ts';
-import type { Database } from './client.ts';
+import { listenOn, type Listen, type ListenHandlers } from './listener.ts';
+import type { Database } from './postgres.ts';
 
 /** The channel migration 20261123000000 notifies on. */
 export const CHANGES_CHANNEL = 'cms_changes';
@@ -120,14 +120,14 @@ const STALE_READ_MS = 5_000;
 
 /**
  * The server's change feed. Project, token and manifest changes arrive as NOTIFY on `cms_changes`
- * from triggers (rare; src/db/listener.ts). Content changes are read from the change log (migration
- * 20261128010000) in commit-safe order: woken by the hint writers send after their commit, by a poll
+ * from triggers (rare; src/db/listener.ts, or on embedded PGlite the owner's `Database.listen`).
+ * Content changes are read from the change log (migration 20261128010000) in commit-safe order: woken by the hint writers send after their commit, by a poll
  * every `pollMs`, and on every (re)connect. Losing the connection or a read of the log tells every
  * subscriber to forget everything, so a gap can never leave a stale answer behind. Keepalive finds a
  * dead peer; consumers also bound how long they trust an answer (AUTH_CACHE_MS) for the case where
  * nothing notices.
  */
-export function listenForChanges(connectionString: string, log: Logger, opts: ChangeFeedOptions = {}): ChangeFeed {
+export function listenForChanges(source: string | Listen, log: Logger, opts: ChangeFeedOptions = {}): ChangeFeed {
   const subscribers = new Set<(change: Change) => void>();
   const contentSubscribers = new Set<(change: ContentChange) => void>();
   const emit = (change: Change) => {
@@ -229,21 +229,20 @@ export function listenForChanges(connectionString: string, log: Logger, opts: Ch
       this.delayed = undefined;
     },
   };
-  const listener = listenOn(
-    connectionString,
-    CHANGES_CHANNEL,
-    log,
-    {
-      notify: (payload) => {
-        const change = parseChange(payload);
-        if (change === 'hint') reader.wake();
-        else emit(change);
-      },
-      live: () => reader.wake(),
-      lost: () => emit({ kind: 'all' }),
+  const handlers: ListenHandlers = {
+    notify: (payload) => {
+      const change = parseChange(payload);
+      if (change === 'hint') reader.wake();
+      else emit(change);
     },
-    { minRetryMs: opts.minRetryMs, maxRetryMs: opts.maxRetryMs, applicationName: CHANGE_FEED_APPLICATION },
-  );
+    live: () => reader.wake(),
+    lost: () => emit({ kind: 'all' }),
+  };
+  // A connection string: a LISTEN connection of the feed's own. Embedded PGlite: its owner's listener (Database.listen).
+  const listener =
+    typeof source === 'string'
+      ? listenOn(source, CHANGES_CHANNEL, log, handlers, { minRetryMs: opts.minRetryMs, maxRetryMs: opts.maxRetryMs, applicationName: CHANGE_FEED_APPLICATION })
+      : source(CHANGES_CHANNEL, handlers);
   const timer = opts.database ? setInterval(() => reader.wake(), opts.pollMs ?? 100) : undefined;
   timer?.unref();
   return {

@@ -8,6 +8,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { openPostgres, type Database } from './postgres.ts';
 import { claimDataDir, ensurePrivateSocketDir, type OwnerInfo } from './embedded-owner.ts';
 import type { Logger } from '../logger.ts';
+import { EMBEDDED_CHANNELS, EmbeddedNotifications, notificationScanner } from './embedded-notifications.ts';
 
 export interface EmbeddedOptions {
   /** Connections this process opens to the PGlite socket. */
@@ -40,6 +41,7 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
 
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
+  const notifications = new EmbeddedNotifications();
   const cleanupAfterFailure = async () => {
     await server?.stop().catch(() => {});
     await pglite?.close().catch(() => {});
@@ -51,6 +53,8 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
     const dir = resolve(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
     pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
+    await listenOnStart(pglite);
+    tapNotifications(pglite, notifications);
     const socketPath = join(claim.info.socketDir, `.s.PGSQL.${claim.info.port}`);
     // A socket file left by a crashed owner would make listen() fail with EADDRINUSE.
     rmSync(socketPath, { force: true });
@@ -80,6 +84,7 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
   return {
     ...inner,
     kind: 'pglite',
+    listen: notifications.listen,
     async close() {
       await inner.close();
       await ownedServer.stop();
@@ -96,7 +101,36 @@ export async function openEmbedded(dataDir: string, log: Logger, opts: EmbeddedO
  */
 export async function openEmbeddedInMemory(opts: { image?: Blob } = {}): Promise<Database> {
   const pglite = await PGlite.create({ extensions: { pg_trgm }, ...(opts.image ? { loadDataDir: opts.image } : {}) });
-  return embeddedDatabase(pglite);
+  await listenOnStart(pglite);
+  const notifications = new EmbeddedNotifications();
+  // Every statement here goes through PGlite's own calls, which parse the NOTIFYs they receive.
+  pglite.onNotification(notifications.deliver);
+  return { ...embeddedDatabase(pglite), listen: notifications.listen };
+}
+
+/** LISTEN before any connection can hold a transaction open on the one session. */
+async function listenOnStart(pglite: PGlite): Promise<void> {
+  for (const channel of EMBEDDED_CHANNELS) await pglite.exec(`LISTEN ${channel}`);
+}
+
+/**
+ * The socket server hands each connection's statements to PGlite and copies the answer back raw,
+ * unparsed, so PGlite's own notification callbacks never run: the answers are read here as they go
+ * out. A NOTIFY reaches the answer of whichever connection committed it (the session is theirs
+ * alike), which a pg client ignores unless it listens.
+ */
+function tapNotifications(pglite: PGlite, notifications: EmbeddedNotifications): void {
+  const raw = pglite.execProtocolRawStream.bind(pglite);
+  pglite.execProtocolRawStream = (message, options) => {
+    const scan = notificationScanner(notifications.deliver);
+    return raw(message, {
+      ...options,
+      onRawData: (data) => {
+        scan(data);
+        options.onRawData(data);
+      },
+    });
+  };
 }
 
 let migratedImage: Promise<Blob> | undefined;

@@ -10,6 +10,9 @@ export interface ListenHandlers {
   lost?(): void;
 }
 
+/** Opens a listener on `channel`: listenOn over a connection string, or an embedded database's own (src/db/embedded-notifications.ts). */
+export type Listen = (channel: string, handlers: ListenHandlers) => PgListener;
+
 export interface PgListener {
   /** True while LISTEN is in place. */
   readonly live: boolean;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client.ts';
+import type { Listen } from './listener.ts';
 
 export interface Database {
   kind: 'postgres' | 'pglite';
@@ -21,6 +22,14 @@ export interface Database {
    */
   transaction?<T>(fn: (query: TxQuery) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Embedded PGlite in the process that owns it: the NOTIFYs of every commit on the channels it
+   * listens on (src/db/embedded-notifications.ts), whichever connection or process made it. Its one
+   * session is every connection's, so a LISTEN connection of its own would hear only its own
+   * statements'. Absent on PostgreSQL (listen over DATABASE_URL: src/db/listener.ts) and in a
+   * process that reaches the embedded database through its owner.
+   */
+  listen?: Listen;
   /** Connection pool use right now (metrics); absent for embedded PGlite, which has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }

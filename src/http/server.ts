@@ -178,10 +178,12 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
           if (!parsed.success) throw zodToAppError(parsed.error);
           input.body = parsed.data;
         }
+        let failed = true;
         try {
           result = await active.handler(ctx, input);
+          failed = (result.status ?? 200) >= 400;
         } finally {
-          if (route.method !== 'GET') written = await pipeline.afterWrite(ctx);
+          if (route.method !== 'GET') written = await pipeline.afterWrite(ctx, failed ? 'failed' : 'succeeded');
         }
       }
       if (reply.sent) return reply;

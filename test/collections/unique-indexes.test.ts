@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world, field, type World } from '../helpers/world.ts';
 import { Prisma } from '../../src/db/client.ts';
 import { uniqueIndexName } from '../../src/collections/unique-indexes.ts';
+import { ensureCollectionIndexes } from '../../src/collections/collection-repair.ts';
+import { loadCollectionBySlug } from '../../src/collections/model.ts';
 import { uniqueHoldersQuery, uniqueRecheckSql } from '../../src/entries/values/unique-sql.ts';
 
 /**
@@ -129,5 +131,41 @@ describe('unique field indexes', () => {
       expect(plan).not.toMatch(/Seq Scan on entries|Hash/);
       expect(await w.t.database.prisma.$queryRaw<Array<{ v: unknown }>>(query)).toEqual([expect.objectContaining({ locale: 'en', v: 'c17' })]);
     });
+  });
+
+  it('a repair (ensureCollectionIndexes) builds a missing unique index, rebuilds an invalid one and drops those no field wants', async () => {
+    const made = await w.collection({
+      slug: 'repairs',
+      fields: [field.text('code', { validations: { unique: { status: true } } }), field.text('ref', { validations: { unique: { status: true } } }), field.text('note')],
+    });
+    const [code, ref, note] = await Promise.all(made.fields.map((f) => fieldId(f.uuid)));
+    const codes = await fieldId(w.c.codes.fields[0].uuid);
+    const valid = async (id: number) =>
+      (await w.t.database.query<{ valid: boolean }>(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [uniqueIndexName(id)]))[0]?.valid ?? null;
+    expect(await valid(code)).toBe(true);
+    expect(await valid(note)).toBeNull();
+
+    // Lost by hand; left invalid (a failed CONCURRENTLY build); one on a field without the rule and
+    // one of a field long deleted, both partial on this collection.
+    await w.t.database.runScript(`DROP INDEX "${uniqueIndexName(code)}"`);
+    await w.t.database.runScript(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '${uniqueIndexName(ref)}'::regclass`);
+    for (const [id, name] of [[note, 'note'], [2_000_000_000, 'gone']] as const) {
+      await w.t.database.runScript(`CREATE INDEX "${uniqueIndexName(id)}" ON entries (locale, (data -> '${name}'::text)) WHERE collection_id = ${made.id} AND deleted_at IS NULL`);
+    }
+    expect(await valid(code)).toBeNull();
+    expect(await valid(ref)).toBe(false);
+
+    await ensureCollectionIndexes(w.t.database, await loadCollectionBySlug(w.t.database.prisma, w.p.id, 'repairs'));
+    expect(await valid(code)).toBe(true);
+    expect(await valid(ref)).toBe(true);
+    expect(await valid(note)).toBeNull();
+    expect(await valid(2_000_000_000)).toBeNull();
+    // Another collection's index is not this repair's business.
+    expect(await valid(codes)).toBe(true);
+    expect(await indexDef(code)).toMatch(new RegExp(`USING btree \\(locale, \\(\\(data -> 'code'::text\\)\\)\\) WHERE \\(\\(collection_id = ${made.id}\\) AND \\(deleted_at IS NULL\\)\\)$`));
+
+    // Run again, it changes nothing.
+    await ensureCollectionIndexes(w.t.database, await loadCollectionBySlug(w.t.database.prisma, w.p.id, 'repairs'));
+    expect([await valid(code), await valid(ref), await valid(note)]).toEqual([true, true, null]);
   });
 });

@@ -4,7 +4,8 @@ import { Prisma } from '../../src/db/client.ts';
 import { loadCollectionBySlug, type CollectionSchema } from '../../src/collections/model.ts';
 import { compileWhere } from '../../src/filtering/index.ts';
 import { compileSort, sortHasIndexOrder } from '../../src/entries/reads/sort.ts';
-import { dropFieldIndexes, ensureCollectionIndexes, fieldIndexName, publishedReadCondition } from '../../src/collections/field-indexes.ts';
+import { dropFieldIndexes, fieldIndexName, publishedReadCondition } from '../../src/collections/field-indexes.ts';
+import { ensureCollectionIndexes } from '../../src/collections/collection-repair.ts';
 import { migrationsDir } from '../../src/db/migrate.ts';
 import { postsWorld } from './fixture.ts';
 import type { FilterWorld } from './world.ts';
@@ -15,10 +16,10 @@ const fieldId = (name: string) => posts.byName.get(name)!.id;
 
 const ofPosts = (name: string) => posts.fields.some((f) => name.startsWith(`entries_f${f.id}_`));
 
-/** Per-field index definitions of the posts collection. */
+/** Per-field filter index definitions of the posts collection (not the unique ones: unique-indexes.ts). */
 async function indexDefs(): Promise<Map<string, string>> {
   const rows = await w.t.database.query<{ name: string; def: string }>(
-    `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'entries' AND indexname ~ '^entries_f[0-9]+_'`,
+    `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE tablename = 'entries' AND indexname ~ '^entries_f[0-9]+_[dp]_'`,
   );
   return new Map(rows.filter((r) => ofPosts(r.name)).map((r) => [r.name, r.def]));
 }

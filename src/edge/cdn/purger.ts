@@ -22,7 +22,11 @@ export interface EdgePurgerOptions {
   log: Logger;
   queue: PurgeQueue;
   changes: OutboxChanges;
-  /** The process's change feed, heard for project changes; absent on embedded PGlite, where project-wide purges are not sent. */
+  /**
+   * The process's change feed, heard for project changes (on embedded PGlite, the owning process's:
+   * src/db/embedded-notifications.ts). Absent only in a process that reaches an embedded database
+   * through its owner, where the owner's purger sends them.
+   */
   feed?: ChangeFeed;
 }
 

@@ -9,10 +9,11 @@ import type { RateBucket, RateState } from '../rate-limit.ts';
 import type { ReadCache } from '../read-cache/store.ts';
 import type { KnownRestReads } from '../read-cache/known-rest-reads.ts';
 import { createGraphqlReadCache, type GraphqlReadCache } from '../read-cache/graphql-answers.ts';
-import { admit, afterWrite, rateKeyOf, readAfterOf, type RequestCredentials } from './stages.ts';
+import { admit, afterWrite, rateKeyOf, readAfterOf, type RequestCredentials, type WriteOutcome } from './stages.ts';
+export { mutationOutcome } from './stages.ts';
 import type { ReadRouting } from '../../context.ts';
 
-export type { RequestCredentials };
+export type { RequestCredentials, WriteOutcome };
 /**
  * Stage 7 as a function, for the surfaces' error shapers (src/http/error-handler.ts,
  * src/graphql/plugins/result/mask-error.ts), which run outside any one request's adapter.
@@ -35,7 +36,7 @@ export { isAuthError as isCredentialRefusal } from '../../auth/authenticate.ts';
  *   4. read cache published REST reads and content-read GraphQL answers, keyed by the generations
  *                 step 2 read (src/edge/read-cache/);
  *   5. operation  the surface's own: a route handler, or Yoga's parse, validate, execute;
- *   6. afterWrite read-your-writes on this replica;
+ *   6. afterWrite read-your-writes on this replica (a write that answered an error skips it);
  *   7. classify   one error mapping, which each surface only shapes.
  *
  * The early lanes (src/http/cached-reads.ts before Fastify, src/graphql/server/cached-answers.ts
@@ -68,9 +69,10 @@ export interface Pipeline {
   };
   /**
    * 6. After a write: the caller's next read on this replica sees it; with database replicas, the
-   * `Read-After` value its answer carries so that it does on every replica (./stages.ts).
+   * `Read-After` value its answer carries so that it does on every replica (./stages.ts). Nothing
+   * for a `failed` write, whose answer is an error.
    */
-  afterWrite(ctx: Pick<Ctx, 'project'>): Promise<string | undefined>;
+  afterWrite(ctx: Pick<Ctx, 'project'>, outcome?: WriteOutcome): Promise<string | undefined>;
   /** 7. What an operation threw, as a classified AppError; null for an unexpected failure (masked, logged). */
   classify(err: unknown): AppError | null;
   /** The early lanes' stages 2-3, from memory only; null and undefined hand the request to the full path. */
@@ -119,7 +121,7 @@ export function createPipeline(services: EdgeServices): Pipeline {
       knownRest: services.knownRestReads,
       graphql: services.graphqlReadCache ? createGraphqlReadCache(services.graphqlReadCache) : undefined,
     },
-    afterWrite: (ctx) => afterWrite(services, ctx),
+    afterWrite: (ctx, outcome = 'succeeded') => afterWrite(services, ctx, outcome),
     classify: operationError,
     fast: {
       admit(creds, ability) {

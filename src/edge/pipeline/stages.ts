@@ -75,6 +75,24 @@ export async function drawAddressBudget(services: EdgeServices, ip: string | und
 }
 
 /**
+ * How a write's operation ended, as its surface saw it: `failed` when it answered an error (a REST
+ * route that threw or answered 4xx/5xx; a GraphQL mutation whose every root field failed).
+ */
+export type WriteOutcome = 'succeeded' | 'failed';
+
+/**
+ * A GraphQL mutation's outcome from its execution result: failed when it has no data, or when every
+ * root field it asked for failed (an error whose path starts at that field). One field that succeeded
+ * beside others that failed may have committed, so the mutation counts as succeeded.
+ */
+export function mutationOutcome(result: { data?: Record<string, unknown> | null; errors?: ReadonlyArray<{ path?: ReadonlyArray<string | number> }> }): WriteOutcome {
+  if (!result.errors?.length) return 'succeeded';
+  if (!result.data) return 'failed';
+  const failedFields = new Set(result.errors.map((e) => e.path?.[0]));
+  return Object.keys(result.data).every((field) => failedFields.has(field)) ? 'failed' : 'succeeded';
+}
+
+/**
  * Read-your-writes on this replica, whatever the change feed's timing: forgets the project's
  * cached authentication (and with it the content generations the read caches key by) before the
  * response goes out (src/auth/auth-cache.ts). Then hints every replica to read the change log and
@@ -86,8 +104,13 @@ export async function drawAddressBudget(services: EdgeServices, ip: string | und
  * it, on whichever API replica it reaches, and this process's own later reads of the project do
  * without the header. Undefined without replicas (nothing to wait for) or when the primary did not
  * answer (the write stands; only the position is missing).
+ *
+ * A failed write does none of it: its answer is an error, so it promised the client nothing to read
+ * back, and it costs no round trip to the primary. Whatever a failed operation did commit reaches
+ * this replica's caches through the change feed, as another replica's write does.
  */
-export async function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>): Promise<string | undefined> {
+export async function afterWrite(services: EdgeServices, ctx: Pick<Ctx, 'project'>, outcome: WriteOutcome): Promise<string | undefined> {
+  if (outcome === 'failed') return undefined;
   services.authCache?.forgetProject(ctx.project.id);
   services.changeHints?.send();
   const replicas = services.replicas;
