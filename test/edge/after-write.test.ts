@@ -53,6 +53,20 @@ describe('afterWrite: the WAL position only for writes that succeeded', () => {
     }
   });
 
+  it('a GraphQL mutation: the position when it wrote, nothing when every root field failed', async () => {
+    const gql = (query: string) => t.request({ method: 'POST', url: '/graphql', headers: w.p.headers, body: { query } });
+    const wrote = await recordStatements(() => gql('mutation { createPost(data: { title: "Four", slug: "four" }) { uuid } }'));
+    expect(wrote.result.status).toBe(200);
+    expect(wrote.result.body.errors).toBeUndefined();
+    expect(wrote.result.headers['read-after']).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+    expect(positionsAsked(wrote.texts)).toBe(1);
+    const refused = await recordStatements(() => gql('mutation { createPost(data: { title: "Five", slug: "four" }) { uuid } }'));
+    expect(refused.result.body.errors?.length).toBeGreaterThan(0);
+    expect(refused.result.body.data?.createPost ?? null).toBeNull();
+    expect(refused.result.headers['read-after']).toBeUndefined();
+    expect(positionsAsked(refused.texts)).toBe(0);
+  });
+
   it('a GraphQL mutation fails only when every root field failed', () => {
     const error = (field: string) => ({ message: 'no', path: [field] });
     expect(mutationOutcome({ data: { a: { uuid: 'x' } } })).toBe('succeeded');

@@ -72,7 +72,7 @@ export interface Pipeline {
    * `Read-After` value its answer carries so that it does on every replica (./stages.ts). Nothing
    * for a `failed` write, whose answer is an error.
    */
-  afterWrite(ctx: Pick<Ctx, 'project'>, outcome?: WriteOutcome): Promise<string | undefined>;
+  afterWrite(ctx: Pick<Ctx, 'project'>, outcome: WriteOutcome): Promise<string | undefined>;
   /** 7. What an operation threw, as a classified AppError; null for an unexpected failure (masked, logged). */
   classify(err: unknown): AppError | null;
   /** The early lanes' stages 2-3, from memory only; null and undefined hand the request to the full path. */
@@ -121,7 +121,7 @@ export function createPipeline(services: EdgeServices): Pipeline {
       knownRest: services.knownRestReads,
       graphql: services.graphqlReadCache ? createGraphqlReadCache(services.graphqlReadCache) : undefined,
     },
-    afterWrite: (ctx, outcome = 'succeeded') => afterWrite(services, ctx, outcome),
+    afterWrite: (ctx, outcome) => afterWrite(services, ctx, outcome),
     classify: operationError,
     fast: {
       admit(creds, ability) {

@@ -1,6 +1,6 @@
 import { getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
-import type { Pipeline } from '../../../edge/pipeline/index.ts';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { mutationOutcome, type Pipeline } from '../../../edge/pipeline/index.ts';
 import type { GraphQLContext } from '../../context.ts';
 
 /**
@@ -24,10 +24,11 @@ export function useReadYourWrites(pipeline: Pipeline): Plugin<GraphQLContext> {
       if (operation === 'query' && replicas && context.req) pipeline.readOnly(context.req);
       if (operation !== 'mutation' || (!pipeline.services.authCache && !replicas)) return;
       return {
-        async onExecuteDone() {
+        async onExecuteDone({ result }) {
           const ctx = await context.auth().catch(() => undefined);
           if (!ctx) return;
-          const position = await pipeline.afterWrite(ctx);
+          // A mutation whose every root field failed committed nothing: no WAL position to ask for.
+          const position = await pipeline.afterWrite(ctx, isAsyncIterable(result) ? 'succeeded' : mutationOutcome(result));
           if (position) positions.set(context.request, position);
         },
       };
