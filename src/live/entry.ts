@@ -74,7 +74,10 @@ export function readChangedEntry(
   if (!batch) {
     const made: Batch = { ctx, reads, collection, state, changes: new Map(), filters: new Map() };
     batches.set(key, (batch = made));
-    setImmediate(() => {
+    // Once the promise jobs of this turn have run (every group offered a pass's changes asks within
+    // them), not at the next check phase: setImmediate waited behind every other I/O callback of the
+    // loop's poll (REST requests, other statements' answers), and every event waits for this read.
+    process.nextTick(() => {
       batches.delete(key);
       void run(made);
     });
