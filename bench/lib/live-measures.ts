@@ -79,8 +79,13 @@ interface PassRecord {
 interface FlushRecord {
   k: 'flush';
   ids: number[];
+  sched: number;
   began: number;
   done: number;
+}
+interface PrefetchRecord {
+  k: 'pf';
+  how: string;
 }
 interface RenderRecord {
   k: 'r';
@@ -101,16 +106,19 @@ export function stageSummary(text: string, seen: Map<number, number>, deliveries
   const releasedBy = new Map<number, PassRecord>();
   const rendered = new Map<number, number>();
   const flushOf = new Map<number, FlushRecord[]>();
+  /** How the changed entries' reads were answered (src/live/prefetch.ts): hit, wait, miss. */
+  const prefetch = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line) continue;
-    const r = JSON.parse(line) as PassRecord | FlushRecord | RenderRecord;
+    const r = JSON.parse(line) as PassRecord | FlushRecord | RenderRecord | PrefetchRecord;
     if (r.k === 'pass') {
       for (const id of r.seen) if (!firstSeen.has(id)) firstSeen.set(id, r);
       for (const id of r.rel) releasedBy.set(id, r);
-    } else if (r.k === 'r') rendered.set(r.id, Math.max(rendered.get(r.id) ?? 0, r.at));
+    } else if (r.k === 'pf') prefetch.set(r.how, (prefetch.get(r.how) ?? 0) + 1);
+    else if (r.k === 'r') rendered.set(r.id, Math.max(rendered.get(r.id) ?? 0, r.at));
     else for (const id of r.ids) (flushOf.get(id) ?? flushOf.set(id, []).get(id)!).push(r);
   }
-  const stages: Record<string, number[]> = { 'commit→wake': [], 'commit→read start': [], 'read trip': [], held: [], render: [], 'render→write': [], 'write turn': [], 'write start→harness': [] };
+  const stages: Record<string, number[]> = { 'commit→wake': [], 'commit→read start': [], 'read trip': [], held: [], render: [], 'render→write': [], 'turn wait': [], 'write turn': [], 'write start→harness': [] };
   for (const [id, at] of seen) {
     const f = firstSeen.get(id);
     const rel = releasedBy.get(id);
@@ -124,6 +132,7 @@ export function stageSummary(text: string, seen: Map<number, number>, deliveries
     stages.render.push(rd - rel.read);
     const began = Math.min(...fl.map((x) => x.began));
     stages['render→write'].push(began - rd);
+    for (const x of fl) stages['turn wait'].push(x.began - x.sched);
     for (const x of fl) stages['write turn'].push(x.done - x.began);
   }
   const flushStart = new Map<number, number>();
@@ -138,5 +147,6 @@ export function stageSummary(text: string, seen: Map<number, number>, deliveries
   };
   return Object.entries(stages)
     .map(([name, xs]) => `  ${name.padEnd(20)} p50 ${pct(xs, 0.5)} ms, p90 ${pct(xs, 0.9)}, p99 ${pct(xs, 0.99)}, max ${pct(xs, 1)} (${xs.length})`)
-    .join('\n');
+    .join('\n')
+    .concat(`\n  entry reads: ${[...prefetch].map(([how, n]) => `${how} ${n}`).join(', ') || 'none noted'}`);
 }

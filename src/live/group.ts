@@ -33,7 +33,7 @@ function flushTurns(): void {
     const began = stagesOn ? Date.now() : 0;
     const ids = stagesOn ? g.turnIds() : [];
     g.flushTurn(now);
-    if (stagesOn) stage({ k: 'flush', g: g.key.length, n: g.size, ids, began, done: Date.now() });
+    if (stagesOn) stage({ k: 'flush', n: g.size, ids, sched: g.turnAt, began, done: Date.now() });
   }
 }
 
@@ -135,7 +135,10 @@ export class LiveGroup {
       this.shown.delete(r.leaves);
       if (!r.toAll && last === undefined) return;
     }
-    if (this.turn.length === 0) scheduleTurn(this);
+    if (this.turn.length === 0) {
+      if (stagesOn) this.turnAt = Date.now();
+      scheduleTurn(this);
+    }
     this.turn.push({ r, last });
   }
 
@@ -167,6 +170,9 @@ export class LiveGroup {
       }
     }
   }
+
+  /** When this turn's first rendition was delivered (LIVE_STAGE_LOG). */
+  turnAt = 0;
 
   /** The ids waiting for this turn's write (LIVE_STAGE_LOG). */
   turnIds(): number[] {

@@ -86,6 +86,8 @@ export interface ChangeStreamOptions {
   /** How long released rows stay in `recent` for resumes (ms), and how many at most. */
   recentMs?: number;
   recentRows?: number;
+  /** Called as each read of the outbox (after `cursor`) is sent: work to run beside it (src/live/prefetch.ts). */
+  beside?: (after: number) => void;
 }
 
 /**
@@ -141,7 +143,9 @@ export class ChangeStream {
         const woke = this.wokeAt;
         this.wokeAt = undefined;
         const began = stagesOn ? Date.now() : 0;
-        const rows = await rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
+        const reading = rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
+        this.opts.beside?.(this.cursor);
+        const rows = await reading;
         const read = stagesOn ? Date.now() : 0;
         const { released, blocked, full } = this.advance(rows);
         if (stagesOn) stage({ k: 'pass', woke, began, read, seen: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])), rel: released.map((c) => c.id) });
