@@ -18,7 +18,9 @@
  * Knobs (env): BENCH_QUICK, BENCH_LIVE_SUBSCRIBERS (5000, quick 100), BENCH_DURATION (s of writing;
  * at least the drop plus 3 s), BENCH_LIVE_RATE (writes/s, 100), BENCH_LIVE_DROP (500, quick 20),
  * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL; BENCH_CPU_PROF=<dir>: the server runs
- * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`).
+ * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`);
+ * BENCH_LIVE_STAGES=1: the server notes its stage times (LIVE_STAGE_LOG, src/live/stages.ts) and the run
+ * prints commit seen → delivery split by stage (bench/lib/live-measures.ts, stageSummary).
  * Besides latency it reports the CPU seconds per second of writing of the server and of this harness
  * (which reads every event), and the machine's load average, since on a shared host they decide it.
  */
