@@ -29,8 +29,10 @@ interface Standing extends ReadView {
   used: number;
   /** Verdicts by outbox id: each filter's entry (null: it does not show the entry then). */
   results: Map<number, { at: number; byFilter: Map<string, EntryResource | null> }>;
-  /** The prefetch in flight, if any. */
+  /** The last prefetch asked for, in flight or queued behind the one in flight; settles without failing. */
   running?: Promise<void>;
+  /** The lower bound of the queued one (the least asked for while it waited), if one is queued. */
+  queuedAfter?: number;
 }
 
 /**
@@ -81,11 +83,26 @@ export function prefetchAfter(reads: Database, after: number, log: Logger): void
       continue;
     }
     for (const [id, r] of s.results) if (now - r.at > KEEP_MS) s.results.delete(id);
-    // One at a time per view: a change this one misses is read as before.
-    if (s.running) continue;
-    s.running = run(s, after, now)
+    if (s.queuedAfter !== undefined) {
+      // One is waiting for the one in flight already: it covers this pass too.
+      s.queuedAfter = Math.min(s.queuedAfter, after);
+      continue;
+    }
+    // One statement at a time per view; a pass that begins meanwhile queues one more behind it (the
+    // changes it releases wait for that one rather than each being read again after the pass).
+    const previous = s.running;
+    if (previous) s.queuedAfter = after;
+    const mine: Promise<void> = (previous ?? Promise.resolve())
+      .then(() => {
+        const from = s.queuedAfter ?? after;
+        s.queuedAfter = undefined;
+        return run(s, from, Date.now());
+      })
       .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'live prefetch failed; changes are read one pass at a time'))
-      .finally(() => (s.running = undefined));
+      .finally(() => {
+        if (s.running === mine) s.running = undefined;
+      });
+    s.running = mine;
   }
 }
 
