@@ -144,7 +144,12 @@ export class ChangeStream {
         this.wokeAt = undefined;
         const began = stagesOn ? Date.now() : 0;
         const reading = rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
-        this.opts.beside?.(this.cursor);
+        try {
+          this.opts.beside?.(this.cursor);
+        } catch (err) {
+          // Its failure must not leave the read unawaited; the pass goes on without it.
+          this.log.warn({ err: (err as Error).message }, 'live change stream: work beside the read failed');
+        }
         const rows = await reading;
         const read = stagesOn ? Date.now() : 0;
         const { released, blocked, full } = this.advance(rows);
