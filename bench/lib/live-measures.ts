@@ -99,7 +99,7 @@ interface RenderRecord {
  * it ("to read"), that read's round trip, the time the id waited behind a missing lower id
  * ("held"), rendering ("render", to the last group's rendition), the group writes to every member
  * ("write turn"), and the harness reading it ("to harness", from the group's write start, per
- * delivery). One line of p50/p99 per stage.
+ * delivery); and the sum before the write ("commit→write start": what the bare fan-out's clock leaves out). One line of p50/p99 per stage.
  */
 export function stageSummary(text: string, seen: Map<number, number>, deliveries: Array<{ id: number; at: number }>): string {
   const firstSeen = new Map<number, PassRecord>();
@@ -118,7 +118,7 @@ export function stageSummary(text: string, seen: Map<number, number>, deliveries
     else if (r.k === 'r') rendered.set(r.id, Math.max(rendered.get(r.id) ?? 0, r.at));
     else for (const id of r.ids) (flushOf.get(id) ?? flushOf.set(id, []).get(id)!).push(r);
   }
-  const stages: Record<string, number[]> = { 'commit→wake': [], 'commit→read start': [], 'read trip': [], held: [], render: [], 'render→write': [], 'turn wait': [], 'write turn': [], 'write start→harness': [] };
+  const stages: Record<string, number[]> = { 'commit→wake': [], 'commit→read start': [], 'read trip': [], held: [], render: [], 'render→write': [], 'turn wait': [], 'write turn': [], 'write start→harness': [], 'commit→write start': [] };
   for (const [id, at] of seen) {
     const f = firstSeen.get(id);
     const rel = releasedBy.get(id);
@@ -132,6 +132,7 @@ export function stageSummary(text: string, seen: Map<number, number>, deliveries
     stages.render.push(rd - rel.read);
     const began = Math.min(...fl.map((x) => x.began));
     stages['render→write'].push(began - rd);
+    stages['commit→write start'].push(began - at);
     for (const x of fl) stages['turn wait'].push(x.began - x.sched);
     for (const x of fl) stages['write turn'].push(x.done - x.began);
   }
