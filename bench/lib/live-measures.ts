@@ -99,7 +99,7 @@ interface RenderRecord {
  * it ("to read"), that read's round trip, the time the id waited behind a missing lower id
  * ("held"), rendering ("render", to the last group's rendition), the group writes to every member
  * ("write turn"), and the harness reading it ("to harness", from the group's write start, per
- * delivery); and the sum before the write ("commit→write start": what the bare fan-out's clock leaves out). One line of p50/p99 per stage.
+ * delivery); and all of it before the first byte is written ("commit→write start"). One line of p50/p99 per stage.
  */
 export function stageSummary(text: string, seen: Map<number, number>, deliveries: Array<{ id: number; at: number }>): string {
   const firstSeen = new Map<number, PassRecord>();
