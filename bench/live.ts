@@ -18,21 +18,25 @@
  * Knobs (env): BENCH_QUICK, BENCH_LIVE_SUBSCRIBERS (5000, quick 100), BENCH_DURATION (s of writing;
  * at least the drop plus 3 s), BENCH_LIVE_RATE (writes/s, 100), BENCH_LIVE_DROP (500, quick 20),
  * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL; BENCH_CPU_PROF=<dir>: the server runs
- * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`).
+ * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`);
+ * BENCH_LIVE_STAGES=1: the server notes its stage times (LIVE_STAGE_LOG, src/live/stages.ts) and the run
+ * prints commit seen → delivery split by stage (bench/lib/live-measures.ts, stageSummary).
  * Besides latency it reports the CPU seconds per second of writing of the server and of this harness
  * (which reads every event), and the machine's load average, since on a shared host they decide it.
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createBenchProject, openBenchDatabase, type BenchDatabase } from './lib/database.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { benchServerEnv, freePort, listeningPort, spawnChild, spawnTsx, waitHealthy, type Child } from './lib/processes.ts';
 import { createContentModel, must, type Api } from './lib/seed.ts';
 import { subscribeSse, type SseSubscriber } from './lib/sse-subscriber.ts';
 import { int, mb, ms, percentiles, sleep } from './lib/stats.ts';
 import { cleanRedis } from './lib/redis.ts';
-import { dbWork, watchCommits } from './lib/live-measures.ts';
+import { dbWork, stageSummary, watchCommits } from './lib/live-measures.ts';
 import type { Row, Target } from './lib/report.ts';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -156,6 +160,8 @@ async function runBareFanout(n: number, rate: number, sent: Sent[], log: (line: 
 }
 
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+/** BENCH_LIVE_STAGES=1: the server logs its stage times (src/live/stages.ts) and the run prints commit → delivery split by stage. */
+const STAGES = ['1', 'true', 'yes'].includes(process.env.BENCH_LIVE_STAGES ?? '');
 
 /** User + system CPU seconds of a process tree's busiest member so far (for a harness script npx → tsx → node: the node one). */
 function cpuSeconds(child: Child): number {
@@ -211,6 +217,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `cms_bench_live_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
+  const stageLog = STAGES ? join(tmpdir(), `${prefix}-stages.jsonl`) : undefined;
   // Caps raised for one token holding every subscriber; the queue cap too, so a harness that reads
   // late shows up as latency rather than as resets. Heartbeats as in production.
   const env = {
@@ -225,6 +232,7 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     // schema-revision notices (cms:graphql:schema-revision, not namespaced) name the same small project
     // ids and made this server rebuild the project's typed schema on every request (BENCHMARKS.md).
     REDIS_URL: undefined,
+    LIVE_STAGE_LOG: stageLog,
   };
   const server = CPU_PROF_DIR
     ? spawnChild('live server', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, '--import', 'tsx', 'src/main.ts'], env, process.env.BENCH_SERVER_DIR)
@@ -371,6 +379,14 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     clearInterval(rssTimer);
     for (const s of subs) s?.close();
     await server.stop();
+    if (stageLog) {
+      const deliveries: Array<{ id: number; at: number }> = [];
+      subs.forEach((s, i) => {
+        if (!droppedSet.has(i)) s.ids.forEach((id, k) => deliveries.push({ id, at: s.at[k] }));
+      });
+      log(`live: commit seen → delivery by stage (ms):\n${stageSummary(readFileSync(stageLog, 'utf8'), seenCommitted, deliveries)}`);
+      rmSync(stageLog, { force: true });
+    }
     const bare = await runBareFanout(n, rate, sent, log);
     return {
       bare,

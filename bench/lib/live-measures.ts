@@ -67,3 +67,87 @@ export async function watchCommits(url: string): Promise<{ seen: Map<number, num
     },
   };
 }
+
+interface PassRecord {
+  k: 'pass';
+  woke?: number;
+  began: number;
+  read: number;
+  seen: number[];
+  rel: number[];
+}
+interface FlushRecord {
+  k: 'flush';
+  ids: number[];
+  sched: number;
+  began: number;
+  done: number;
+}
+interface PrefetchRecord {
+  k: 'pf';
+  how: string;
+}
+interface RenderRecord {
+  k: 'r';
+  id: number;
+  at: number;
+}
+
+/**
+ * Commit → delivery split into the server's stages, from its LIVE_STAGE_LOG (src/live/stages.ts),
+ * per outbox id: the commit as the harness saw it → the first read of the outbox that began after
+ * it ("to read"), that read's round trip, the time the id waited behind a missing lower id
+ * ("held"), rendering ("render", to the last group's rendition), the group writes to every member
+ * ("write turn"), and the harness reading it ("to harness", from the group's write start, per
+ * delivery); and all of it before the first byte is written ("commit→write start"). One line of p50/p99 per stage.
+ */
+export function stageSummary(text: string, seen: Map<number, number>, deliveries: Array<{ id: number; at: number }>): string {
+  const firstSeen = new Map<number, PassRecord>();
+  const releasedBy = new Map<number, PassRecord>();
+  const rendered = new Map<number, number>();
+  const flushOf = new Map<number, FlushRecord[]>();
+  /** How the changed entries' reads were answered (src/live/prefetch.ts): hit, wait, miss. */
+  const prefetch = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const r = JSON.parse(line) as PassRecord | FlushRecord | RenderRecord | PrefetchRecord;
+    if (r.k === 'pass') {
+      for (const id of r.seen) if (!firstSeen.has(id)) firstSeen.set(id, r);
+      for (const id of r.rel) releasedBy.set(id, r);
+    } else if (r.k === 'pf') prefetch.set(r.how, (prefetch.get(r.how) ?? 0) + 1);
+    else if (r.k === 'r') rendered.set(r.id, Math.max(rendered.get(r.id) ?? 0, r.at));
+    else for (const id of r.ids) (flushOf.get(id) ?? flushOf.set(id, []).get(id)!).push(r);
+  }
+  const stages: Record<string, number[]> = { 'commit→wake': [], 'commit→read start': [], 'read trip': [], held: [], render: [], 'render→write': [], 'turn wait': [], 'write turn': [], 'write start→harness': [], 'commit→write start': [] };
+  for (const [id, at] of seen) {
+    const f = firstSeen.get(id);
+    const rel = releasedBy.get(id);
+    const fl = flushOf.get(id);
+    const rd = rendered.get(id);
+    if (!f || !rel || !fl || rd === undefined) continue;
+    if (f.woke !== undefined) stages['commit→wake'].push(f.woke - at);
+    stages['commit→read start'].push(f.began - at);
+    stages['read trip'].push(f.read - f.began);
+    stages.held.push(rel.read - f.read);
+    stages.render.push(rd - rel.read);
+    const began = Math.min(...fl.map((x) => x.began));
+    stages['render→write'].push(began - rd);
+    stages['commit→write start'].push(began - at);
+    for (const x of fl) stages['turn wait'].push(x.began - x.sched);
+    for (const x of fl) stages['write turn'].push(x.done - x.began);
+  }
+  const flushStart = new Map<number, number>();
+  for (const [id, fl] of flushOf) flushStart.set(id, Math.min(...fl.map((x) => x.began)));
+  for (const d of deliveries) {
+    const b = flushStart.get(d.id);
+    if (b !== undefined) stages['write start→harness'].push(d.at - b);
+  }
+  const pct = (xs: number[], q: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+  };
+  return Object.entries(stages)
+    .map(([name, xs]) => `  ${name.padEnd(20)} p50 ${pct(xs, 0.5)} ms, p90 ${pct(xs, 0.9)}, p99 ${pct(xs, 0.99)}, max ${pct(xs, 1)} (${xs.length})`)
+    .join('\n')
+    .concat(`\n  entry reads: ${[...prefetch].map(([how, n]) => `${how} ${n}`).join(', ') || 'none noted'}`);
+}

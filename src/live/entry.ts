@@ -1,14 +1,11 @@
 import { Prisma, type Database } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
 import type { CollectionSchema } from '../collections/model.ts';
-import { compileWhere } from '../filtering/index.ts';
-import { publishedReadCondition } from '../collections/field-indexes.ts';
-import { ENTRY_COLUMNS, sameCollection } from '../entries/store/rows.ts';
-import { serializeEntries } from '../entries/reads/serialize.ts';
-import { contentLoaders } from '../entries/reads/loaders.ts';
-import { readRows, statementName } from '../entries/reads/read-rows.ts';
-import type { EntryResource, EntryRow, ReadState } from '../entries/types.ts';
+import type { EntryResource, ReadState } from '../entries/types.ts';
 import type { OutboxChange } from './stream.ts';
+import { readMatches, visibilityClass } from './matches.ts';
+import { noteStanding, prefetched } from './prefetch.ts';
+import { stage, stagesOn } from './stages.ts';
 
 interface Waiter {
   /** The outbox id of the change asked about. */
@@ -38,16 +35,6 @@ interface Batch {
 const batches = new Map<string, Batch>();
 
 /**
- * Everything a read's answer may depend on besides the filter: the project's schema revision (field
- * visibility) and the token's abilities. Today visibility is per field, not per token, so tokens
- * differ only in abilities; they are kept apart anyway so that a per-token rule added later cannot
- * leak through a shared read.
- */
-// A token scope changes which fields a read shows: reads of different scopes are never shared.
-const visibilityClass = (ctx: Ctx): string =>
-  `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.actor.kind === 'token' ? [...ctx.actor.abilities].sort().join(',') : 'system'}:${ctx.scope?.digest ?? '-'}`;
-
-/**
  * The entry a change is about, as a read of `state` filtered by `where` (the list query's filter)
  * would have shown it right after that change committed: the entry's own row is the one the commit
  * wrote (`change.committed`, recorded by the writer's statement), never the row as it is when the event
@@ -68,18 +55,44 @@ export function readChangedEntry(
 ): Promise<EntryResource | null> {
   authorize(ctx, 'read');
   // An event without the row (a deletion) shows no entry.
-  if (!change.committed) return Promise.resolve(null);
+  const committed = change.committed;
+  if (!committed) return Promise.resolve(null);
   const key = `${collection.id}|${state}|${visibilityClass(ctx)}`;
+  if (!reads) return batched(key, ctx, collection, change, committed, state, where, whereKey);
+  noteStanding(key, { ctx, reads, collection, state }, whereKey, where, Date.now());
+  // Read beside the outbox pass that released it (./prefetch.ts), when that read covered it.
+  const ready = prefetched(reads, key, change.id, whereKey);
+  if (stagesOn) stage({ k: 'pf', id: change.id, how: ready === undefined ? 'miss' : ready instanceof Promise ? 'wait' : 'hit' });
+  if (ready === undefined) return batched(key, ctx, collection, change, committed, state, where, whereKey, reads);
+  if (!(ready instanceof Promise)) return Promise.resolve(ready);
+  return ready.then((r) => (r === undefined ? batched(key, ctx, collection, change, committed, state, where, whereKey, reads) : r));
+}
+
+/** The change's read joined to this turn's batch of its key: one statement for every change and filter asked in the turn. */
+function batched(
+  key: string,
+  ctx: Ctx,
+  collection: CollectionSchema,
+  change: OutboxChange,
+  committed: Record<string, unknown>,
+  state: ReadState,
+  where: unknown,
+  whereKey: string,
+  reads?: Database,
+): Promise<EntryResource | null> {
   let batch = batches.get(key);
   if (!batch) {
     const made: Batch = { ctx, reads, collection, state, changes: new Map(), filters: new Map() };
     batches.set(key, (batch = made));
-    setImmediate(() => {
+    // Once the promise jobs of this turn have run (every group offered a pass's changes asks within
+    // them), not at the next check phase: setImmediate waited behind every other I/O callback of the
+    // loop's poll (REST requests, other statements' answers), and every event waits for this read.
+    process.nextTick(() => {
       batches.delete(key);
       void run(made);
     });
   }
-  batch.changes.set(change.id, change.committed);
+  batch.changes.set(change.id, committed);
   let filter = batch.filters.get(whereKey);
   if (!filter) batch.filters.set(whereKey, (filter = { where, waiters: [] }));
   const f = filter;
@@ -92,37 +105,15 @@ async function run(batch: Batch): Promise<void> {
     // A fresh memo: DataLoaders must never answer from an earlier read. Its statements go through the
     // live hub's own connections (`reads`, src/live/hub.ts) when it has them (readSource).
     const ctx: Ctx = { ...batch.ctx, memo: new Map(), readPool: batch.reads };
-    const { collection, state } = batch;
-    const column = state === 'draft' ? 'data' : 'published_data';
-    const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
-    // The conditions of listEntries (src/entries/reads/list.ts) for these entries, each filter as a column.
-    const tests = await Promise.all(
-      filters.map(async (f) => (await compileWhere(f.where, { db: ctx.db, projectId: ctx.project.id, collection, column, alias: 'e', loadCollection })) ?? Prisma.sql`true`),
-    );
     const ids = [...batch.changes.keys()];
-    const conds = [sameCollection('e.collection_id', collection.id), Prisma.sql`e.deleted_at IS NULL`];
-    if (state === 'published') conds.push(publishedReadCondition('e'));
-    const tested = Prisma.join(tests.map((t) => Prisma.sql`coalesce((${t}), false)`), ', ');
-    // The committed rows as `entries` rows (jsonb_populate_record types each column as the table
-    // does), so the list's conditions and columns apply to them unchanged. Through pg, not Prisma's
-    // client (src/entries/reads/read-rows.ts): one of these runs per pass of the change stream, i.e.
-    // per commit on a server that keeps up, and Prisma's per-statement CPU was a large share of the
-    // server's work under the live bench (bench/live.ts). Same rows, same types (the read paths
-    // serialize pg's rows the same way); the text repeats per filter set, so it is prepared once per
-    // connection.
-    const statement = Prisma.sql`SELECT ${ENTRY_COLUMNS}, x.n::int AS live_n, ARRAY[${tested}]::boolean[] AS live_matches
-      FROM jsonb_array_elements(${JSON.stringify([...batch.changes.values()])}::jsonb) WITH ORDINALITY AS x(j, n)
-      CROSS JOIN LATERAL jsonb_populate_record(NULL::entries, x.j) e
-      WHERE ${Prisma.join(conds, ' AND ')}`;
-    const found = await readRows<EntryRow & { live_n: number; live_matches: boolean[] }>(ctx, statement, statementName(statement.text));
-    const shown = found.filter((r) => r.live_matches.some(Boolean));
-    const rows = shown.map(({ live_matches: _m, live_n: _n, ...row }) => row as EntryRow);
-    const serialized = await serializeEntries(ctx, collection, rows, { state, timestamps: true });
-    const byChange = new Map(shown.map((r, i) => [ids[r.live_n - 1], { matches: r.live_matches, entry: serialized[i] }]));
+    const source = Prisma.sql`jsonb_array_elements(${JSON.stringify([...batch.changes.values()])}::jsonb) WITH ORDINALITY AS x(j, live_n)
+      CROSS JOIN LATERAL jsonb_populate_record(NULL::entries, x.j) e`;
+    const found = await readMatches(ctx, batch, filters.map((f) => f.where), source, Prisma.sql`true`);
+    const byChange = new Map(found.map((r) => [ids[Number(r.n) - 1], r]));
     filters.forEach((f, i) =>
       f.waiters.forEach((w) => {
         const hit = byChange.get(w.change);
-        w.resolve(hit?.matches[i] ? hit.entry : null);
+        w.resolve(hit?.matches[i] ? hit.entry! : null);
       }),
     );
   } catch (err) {

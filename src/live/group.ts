@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { LiveChange } from './stream.ts';
 import type { LiveBatch, LiveFilter, LiveSubscription, Rendition } from './subscription.ts';
+import { stage, stagesOn } from './stages.ts';
 
 /**
  * Renders one change for a group, or null when the group gets nothing of it. Made by the surface
@@ -10,14 +11,17 @@ import type { LiveBatch, LiveFilter, LiveSubscription, Rendition } from './subsc
 export type LiveRenderer<C extends LiveChange = LiveChange> = (change: C) => Promise<Rendition | null>;
 
 /**
- * Groups with renditions waiting for this turn's write. One callback per turn for all of them, after
- * the turn's renderings resolved: a pass of the change stream that released several changes hands
- * each member all of them in one write.
+ * Groups with renditions waiting for this turn's write. One callback for all of them once the
+ * promise jobs of the current callback have run, i.e. after every rendition one statement's answer
+ * resolved was delivered: a pass of the change stream that released several changes hands each
+ * member all of them in one write. `process.nextTick` rather than `setImmediate`: the check phase
+ * comes after every other I/O callback of the loop's poll (REST requests, statements' answers),
+ * and the fan-out writes are what every subscriber waits for.
  */
 let turnGroups: LiveGroup[] = [];
 
 function scheduleTurn(group: LiveGroup): void {
-  if (turnGroups.length === 0) setImmediate(flushTurns);
+  if (turnGroups.length === 0) process.nextTick(flushTurns);
   turnGroups.push(group);
 }
 
@@ -25,7 +29,12 @@ function flushTurns(): void {
   const groups = turnGroups;
   turnGroups = [];
   const now = Date.now();
-  for (const g of groups) g.flushTurn(now);
+  for (const g of groups) {
+    const began = stagesOn ? Date.now() : 0;
+    const ids = stagesOn ? g.turnIds() : [];
+    g.flushTurn(now);
+    if (stagesOn) stage({ k: 'flush', n: g.size, ids, sched: g.turnAt, began, done: Date.now() });
+  }
 }
 
 /** How long a rendition stays shared after it was made, for members resuming over the same changes. */
@@ -87,6 +96,7 @@ export class LiveGroup {
     this.chain = this.chain
       .then(() => rendering)
       .then((r) => {
+        if (stagesOn) stage({ k: 'r', id: change.id, at: Date.now() });
         if (r) this.deliver(r);
       })
       .catch((err: unknown) => this.fail(err));
@@ -125,7 +135,10 @@ export class LiveGroup {
       this.shown.delete(r.leaves);
       if (!r.toAll && last === undefined) return;
     }
-    if (this.turn.length === 0) scheduleTurn(this);
+    if (this.turn.length === 0) {
+      if (stagesOn) this.turnAt = Date.now();
+      scheduleTurn(this);
+    }
     this.turn.push({ r, last });
   }
 
@@ -156,6 +169,14 @@ export class LiveGroup {
         m.push(r);
       }
     }
+  }
+
+  /** When this turn's first rendition was delivered (LIVE_STAGE_LOG). */
+  turnAt = 0;
+
+  /** The ids waiting for this turn's write (LIVE_STAGE_LOG). */
+  turnIds(): number[] {
+    return this.turn.map((t) => t.r.id);
   }
 
   /** The members as an array, rebuilt only when they change (not copied per turn). */

@@ -10,6 +10,7 @@ import { ChangeStream, type LiveChange, type OutboxChange, type ReleaseChange } 
 import { parseEventId, readBacklog, replayOf } from './resume.ts';
 import { LiveSubscription, type LiveEnd, type LiveFilter } from './subscription.ts';
 import { LiveGroup, type LiveRenderer } from './group.ts';
+import { prefetchAfter } from './prefetch.ts';
 
 /** Least time between two passes of the token re-check (the issue allows a second for a revocation to end subscriptions). */
 const RECHECK_SPACING_MS = 250;
@@ -131,7 +132,14 @@ export class LiveHub {
     this.starting ??= (async () => {
       const { log, listenUrl, limits } = this.opts;
       this.ownReads ??= this.opts.reads?.();
-      const stream = new ChangeStream(this.reads, log, (changes) => this.fanOut(changes), { gapTimeoutMs: limits.gapTimeoutMs });
+      const reads = this.reads;
+      const stream = new ChangeStream(reads, log, (changes) => this.fanOut(changes), {
+        gapTimeoutMs: limits.gapTimeoutMs,
+        // The subscribers' reads of the changed entries, sent with the outbox read rather than after it.
+        beside: (after) => {
+          if (this.count > 0) prefetchAfter(reads, after, log);
+        },
+      });
       await stream.start();
       this.stream = stream;
       if (listenUrl) {

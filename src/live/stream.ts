@@ -5,6 +5,7 @@ import { CONTENT_EVENTS, RELEASE_EVENTS, type ContentEventName, type ReleaseEven
 import { outboxEnd, rowsAfter, type OutboxRow as FeedRow, type SnapshotRow } from '../events/feed.ts';
 import { SerialRunner } from '../serial-runner.ts';
 import { RecentChanges } from './recent.ts';
+import { stage, stagesOn } from './stages.ts';
 
 /** One committed content change, as the outbox recorded it. */
 export interface OutboxChange {
@@ -85,6 +86,8 @@ export interface ChangeStreamOptions {
   /** How long released rows stay in `recent` for resumes (ms), and how many at most. */
   recentMs?: number;
   recentRows?: number;
+  /** Called as each read of the outbox (after `cursor`) is sent: work to run beside it (src/live/prefetch.ts). */
+  beside?: (after: number) => void;
 }
 
 /**
@@ -127,14 +130,30 @@ export class ChangeStream {
 
   /** Reads what committed since the last pass (now, or right after the pass in progress). */
   wake(): void {
+    if (stagesOn) this.wokeAt ??= Date.now();
     this.runner.wake();
   }
+
+  /** The first wake-up since the last pass began (LIVE_STAGE_LOG only). */
+  private wokeAt?: number;
 
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const rows = await rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
+        const woke = this.wokeAt;
+        this.wokeAt = undefined;
+        const began = stagesOn ? Date.now() : 0;
+        const reading = rowsAfter<EntryResource>(this.database, this.cursor, this.batch);
+        try {
+          this.opts.beside?.(this.cursor);
+        } catch (err) {
+          // Its failure must not leave the read unawaited; the pass goes on without it.
+          this.log.warn({ err: (err as Error).message }, 'live change stream: work beside the read failed');
+        }
+        const rows = await reading;
+        const read = stagesOn ? Date.now() : 0;
         const { released, blocked, full } = this.advance(rows);
+        if (stagesOn) stage({ k: 'pass', woke, began, read, seen: rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)])), rel: released.map((c) => c.id) });
         if (released.length) this.release(released);
         if (blocked) {
           clearTimeout(this.retry);
