@@ -211,6 +211,8 @@ const envSchema = z
   LIVE_MAX_QUEUE: int(1000, 1, 1_000_000),
   LIVE_MAX_QUEUE_BYTES: int(1_048_576, 1024, 1024 * 1_048_576),
   LIVE_POLL_MS: int(1000, 10, 60_000),
+  /** Diagnostic: a file the live path appends its stage timestamps to (src/live/stages.ts, bench/live.ts). */
+  LIVE_STAGE_LOG: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
   DATABASE_CONNECT_TIMEOUT_MS: int(60_000, 0, 3_600_000),
   METRICS_PORT: optionalInt(1, 65535),

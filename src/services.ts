@@ -28,6 +28,7 @@ import { bullPurgeQueue, localPurgeQueue } from './edge/cdn/purge-queue.ts';
 import { EdgePurger } from './edge/cdn/purger.ts';
 import { purgeExpiredTrash } from './entries/operations/trash-retention.ts';
 import { LiveHub } from './live/hub.ts';
+import { startStageLog } from './live/stages.ts';
 import { createScheduleRuntime } from './schedules/runtime.ts';
 import { releaseRunner } from './releases/operations/schedule.ts';
 
@@ -83,6 +84,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
         })
       : undefined;
   await replicas?.start();
+  startStageLog(config.LIVE_STAGE_LOG);
   const services: AppServices = {
     config,
     log,
