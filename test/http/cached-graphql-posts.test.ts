@@ -90,10 +90,20 @@ describe('cached GraphQL POST reads answered before routing', () => {
   it('takes one point of the rate budget per early answer', async () => {
     const body = { query: LIST, variables: { perPage: 4 } };
     await send(body);
-    const a = await settled(body);
-    const b = await send(body);
-    expect(a.routed || b.routed).toBe(false);
-    expect(Number(b.res.headers.get('ratelimit-remaining'))).toBe(Number(a.res.headers.get('ratelimit-remaining')) - 1);
+    await settled(body);
+    // Consecutive early answers (a lease refill goes through the router, which may count otherwise).
+    let pairs = 0;
+    let last: number | undefined;
+    for (let i = 0; i < 10; i++) {
+      const r = await send(body);
+      const remaining = Number(r.res.headers.get('ratelimit-remaining'));
+      if (!r.routed && last !== undefined) {
+        expect(remaining).toBe(last - 1);
+        pairs++;
+      }
+      last = r.routed ? undefined : remaining;
+    }
+    expect(pairs).toBeGreaterThan(0);
   });
 
   it('hands on what the router decides otherwise, with the body it was sent', async () => {
