@@ -33,7 +33,6 @@ function defineResults(b: TypedBuilder, types: NameRegistry): SharedResults {
  */
 export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: CollectionLayout[], refs: TypeRefs, inputs: Map<number, CollectionInputs>): void {
   const results = defineResults(b, types);
-  const byId = new Map(layouts.map((l) => [l.schema.id, l]));
   for (const l of layouts) {
     const scope: CollectionScope = {
       b,
@@ -44,8 +43,6 @@ export function defineOperations(b: TypedBuilder, types: NameRegistry, layouts: 
       page: definePage(b, l, refs),
       io: inputs.get(l.schema.id)!,
       entryState: refs.shared.entryState,
-      layout: l,
-      layouts: byId,
     };
     if (l.schema.isSingleton) {
       defineSingleton(scope);

@@ -10,11 +10,9 @@ import { pageCost } from './page.ts';
 import type { CollectionScope } from './scope.ts';
 import { readInView } from '../../../../releases/operations/preview.ts';
 import { RELEASE_ARG } from './release-view.ts';
-import { listSelectedSlice } from '../../../../entries/reads/selected-slice.ts';
-import { selectedValues } from './selected-values.ts';
 
 /** A collection's list query: filtered, sorted and paged in the database, as REST's list is. */
-export function defineList({ b, slug, label, n, page, io, entryState, layout, layouts }: CollectionScope): void {
+export function defineList({ b, slug, label, n, page, io, entryState }: CollectionScope): void {
   b.queryField(n.list, (t) =>
     t.field({
       type: page,
@@ -44,14 +42,6 @@ export function defineList({ b, slug, label, n, page, io, entryState, layout, la
       resolve: async (_root, args, c, info) => {
         const { page: pageNo, perPage } = pageFromArgs(args, DEFAULT_PER_PAGE);
         checkPaging(pageNo, perPage);
-        const slice = !selects(info, ['pageInfo'], ['total', 'lastPage']);
-        // The first page in the default order, unfiltered, showing plain values: only those are read.
-        if (slice && pageNo === 1 && !args.where && !args.sort?.length && args.locale == null && args.search == null && !args.fallback && args.release == null && args.after == null) {
-          const values = selectedValues(info, layout, layouts);
-          const state = args.state ?? 'published';
-          const r = values && (await listSelectedSlice(await c.auth(), slug, { state, perPage, ...values }));
-          if (r) return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
-        }
         return readInView(await c.auth(), { release: args.release, state: args.state }, async (ctx, state) => {
           const list = await openEntryList(ctx, slug, {
             state,
@@ -63,7 +53,7 @@ export function defineList({ b, slug, label, n, page, io, entryState, layout, la
             timestamps: true,
           });
           const paging = { page: pageNo, perPage };
-          if (slice) {
+          if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
             const r = await listEntriesSlice(list, paging);
             return { data: r.data.map((e) => typedEntry(e, state)), ...slicePosition(r.page, r.perPage, r.hasMore) };
           }

@@ -4,7 +4,6 @@ import type { TypeRefs } from '../entry-types.ts';
 import type { CollectionInputs } from '../inputs.ts';
 import type { TypedEntry, TypedPage } from '../model.ts';
 import type { CollectionNames } from '../names.ts';
-import type { CollectionLayout } from '../layout.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 
@@ -19,9 +18,6 @@ export interface CollectionScope {
   page: ObjectRef<T, TypedPage>;
   io: CollectionInputs;
   entryState: TypeRefs['shared']['entryState'];
-  /** The collection's GraphQL names per field, and every collection's by id (what a selection reads). */
-  layout: CollectionLayout;
-  layouts: ReadonlyMap<number, CollectionLayout>;
 }
 
 /** Result types the mutations of every collection share, claimed once per build. */
