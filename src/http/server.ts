@@ -25,6 +25,7 @@ import { registerMethodNotAllowed } from './method-not-allowed.ts';
 import { registerResponseHeaders } from './response-headers.ts';
 import { combineObservers, registerResponseObservers } from './response-observers.ts';
 import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
+import { cachedGraphqlPostAnswerer, registerBodyReplay, type EarlyPost } from './cached-graphql-posts.ts';
 import { clientErrorHandler, createApiServer } from './connections.ts';
 import { refuseJsonBodies, registerRequestBodies } from './request-body.ts';
 
@@ -53,16 +54,17 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   const pipeline = createPipeline(services);
   // maxParamLength: a 255-character original filename, URL-encoded (up to 9 characters each), fits GET /api/files/name/{filename}.
   const routing = { ignoreTrailingSlash: true, maxParamLength: 2400 };
-  // Repeated cached published reads are answered before routing (src/http/cached-reads.ts); the
-  // answerer needs the app's observers and drain state, so it is set once they exist.
+  // Repeated cached published reads are answered before routing (src/http/cached-reads.ts, and
+  // GraphQL POSTs: src/http/cached-graphql-posts.ts); the answerers need the app's observers and drain state, so it is set once they exist.
   let early: EarlyAnswer | undefined;
+  let earlyPost: EarlyPost | undefined;
   let serve: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const app = Fastify({
     // Timeouts and the per-address connection cap: src/http/connections.ts. Under src/main.ts the
     // server was made and bound before the app loaded (src/http/early-listener.ts).
     serverFactory: (handler) => {
       serve = (req: IncomingMessage, res: ServerResponse) => {
-        if (early?.(req, res)) return;
+        if (early?.(req, res) || earlyPost?.(req, res, handler)) return;
         handler(req, res);
       };
       return listener ? listener.server : createApiServer(services.config, serve);
@@ -94,6 +96,7 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   registerHealth(app, services);
 
   registerRequestBodies(app, services.config.BODY_LIMIT_BYTES);
+  registerBodyReplay(app);
 
   // Stage 1, the guard: every parsed request value is checked once, before authentication and before any operation:
   // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
@@ -114,12 +117,14 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   });
   await mountGraphql(app, pipeline);
   mountStaticAssets(app);
-  early = cachedReadAnswerer(pipeline, {
+  const earlyOptions = {
     observe,
     compressionMinBytes: services.config.COMPRESSION_MIN_BYTES,
     varyOrigin: corsVariesByOrigin(services.config.CORS_ORIGINS),
     draining: () => app.draining,
-  });
+  };
+  early = cachedReadAnswerer(pipeline, earlyOptions);
+  earlyPost = cachedGraphqlPostAnswerer(pipeline, earlyOptions);
   if (listener) {
     // The bound port keeps answering "starting" until every route is in place.
     await app.ready();

@@ -37,15 +37,19 @@ export function useContentReadCache(cache: GraphqlReadCache): Plugin<GraphQLCont
       if (!key) return;
       const hit = answers.get(key) ?? (await answers.waitFor(key));
       const request = (context as { req?: object }).req;
+      // By here the APQ plugin has checked the hash against the text (or loaded the text by its hash).
+      const hash = persistedHashOf(params.extensions);
+      const shapeKey = shapeKeyOf(ctx, { query, operationName: params.operationName, variables: params.variables });
       if (hit) {
+        // The early lanes learn the shape from a hit too: the answer may have been stored by another
+        // server of the process, or the shape dropped from its bounded memory since.
+        if (hash) documents.set(hash, query);
+        shapes.set(shapeKey, { reads, variables: variablesJson });
         if (hit.tags && request) rememberTags(request, hit.tags);
         setResultAndStopExecution(JSON.parse(hit.json) as ExecutionResult);
         return;
       }
       const done = answers.begin(key);
-      // By here the APQ plugin has checked the hash against the text (or loaded the text by its hash).
-      const hash = persistedHashOf(params.extensions);
-      const shapeKey = shapeKeyOf(ctx, { query, operationName: params.operationName, variables: params.variables });
       const shown = watchShown(ctx);
       return {
         onExecuteDone({ result }) {
