@@ -4,7 +4,10 @@ import { claimUndispatchedSql, pruneDispatchedSql } from '../events/outbox.ts';
 /**
  * The SQL of the delivery pipeline. Every statement is a single round trip and atomic on its own
  * (data-modifying CTEs), and works on PostgreSQL and PGlite alike. Raw SQL instead of Prisma here:
- * these statements batch hundreds of rows and sit on the hot path of every delivery.
+ * these statements batch hundreds of rows and sit on the hot path of every delivery. Those that run
+ * per write or per delivery are named prepared statements: planning the dispatch took ~10 times
+ * the PostgreSQL CPU of running it against an empty outbox, and an unnamed statement is planned
+ * again at every execution.
  */
 
 export interface ClaimedDelivery {
@@ -152,7 +155,7 @@ export class DeliveryStore {
   constructor(private readonly db: Database) {}
 
   async dispatchBatch(limit: number): Promise<{ events: number; deliveryIds: string[] }> {
-    const [row] = await this.db.query<{ events: number; ids: string[] }>(DISPATCH_SQL, [limit]);
+    const [row] = await this.db.query<{ events: number; ids: string[] }>(DISPATCH_SQL, [limit], { name: 'cms_delivery_dispatch' });
     return { events: row.events, deliveryIds: row.ids };
   }
 
@@ -160,6 +163,7 @@ export class DeliveryStore {
     const rows = await this.db.query<ClaimRow>(
       `UPDATE webhook_deliveries d ${claimSet('$2')} WHERE w.id = d.webhook_id AND d.id = ANY ($1::uuid[]) AND ${CLAIMABLE} ${CLAIM_RETURNING}`,
       [ids, leaseMs],
+      { name: 'cms_delivery_claim_ids' },
     );
     return rows.map(toClaimed);
   }
@@ -174,20 +178,21 @@ export class DeliveryStore {
          ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        ${CLAIM_RETURNING}`,
       [leaseMs, limit],
+      { name: 'cms_delivery_claim_due' },
     );
     return rows.map(toClaimed);
   }
 
   async finish(records: readonly FinishRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.db.query(FINISH_SQL, [JSON.stringify(records)]);
+    await this.db.query(FINISH_SQL, [JSON.stringify(records)], { name: 'cms_delivery_finish' });
   }
 
   /** Applies success resets and final failures; returns webhooks that this call disabled. */
   async applyCounters(changes: readonly CounterChange[], disableAfter: number): Promise<number[]> {
     if (changes.length === 0) return [];
     const sorted = [...changes].sort((a, b) => a.webhook_id - b.webhook_id);
-    const rows = await this.db.query<{ id: number; status: boolean }>(COUNTERS_SQL, [JSON.stringify(sorted), disableAfter]);
+    const rows = await this.db.query<{ id: number; status: boolean }>(COUNTERS_SQL, [JSON.stringify(sorted), disableAfter], { name: 'cms_delivery_counters' });
     return rows.filter((r) => !r.status).map((r) => r.id);
   }
 
