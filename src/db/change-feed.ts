@@ -66,20 +66,11 @@ export function parseChange(payload: string | undefined): Change | 'hint' {
  * generations as the same snapshot counts them. One statement, one snapshot: `horizon` (the oldest
  * transaction of this database the snapshot sees running) is the next read's lower bound, since no
  * transaction below it can add a row any more. Rows at or above the old horizon that the feed has
- * read already are passed in `$2` and left out; no row below it is unread.
+ * read already are passed in `$2` and left out; no row below it is unread. The statement lives in a
+ * function (migration 20261201060100) so that its plan is generic and kept: sent as text, it was
+ * planned again at every read.
  */
-const READ_LOG_SQL = `
-  WITH s AS MATERIALIZED (SELECT pg_current_snapshot() AS snap),
-  fresh AS MATERIALIZED (
-    SELECT x.id, x.project_id, x.xid FROM content_changes x
-     WHERE $1::text IS NOT NULL AND x.xid >= $1::text::xid8 AND x.id <> ALL($2::bigint[])
-  )
-  SELECT cms_snapshot_horizon(s.snap)::text AS horizon, pg_current_wal_lsn()::text AS lsn,
-         (SELECT coalesce(json_agg(json_build_array(f.id::text, f.xid::text)), '[]') FROM fresh f) AS rows,
-         (SELECT coalesce(json_agg(json_build_array(pp.project_id, cms_project_generation(pp.project_id)::text,
-                   (SELECT coalesce(json_agg(json_build_array(g.collection_id, g.published, g.draft)), '[]') FROM cms_collection_generations(pp.project_id) g))), '[]')
-            FROM (SELECT DISTINCT project_id FROM fresh) pp) AS changes
-    FROM s`;
+const READ_LOG_SQL = 'SELECT horizon, lsn, rows, changes FROM cms_read_content_log($1::text, $2::bigint[])';
 
 interface LogRead {
   horizon: string;

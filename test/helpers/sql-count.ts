@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** Statements a timer or a finished write may send at any moment, never part of the request measured. */
-export const BACKGROUND = ['SET last_used_at = u.at', 'cms_snapshot_horizon(s.snap)', 'cms_compact_content_changes', 'VACUUM content_changes', "pg_notify('cms_changes', 'h')"];
+export const BACKGROUND = ['SET last_used_at = u.at', 'cms_read_content_log(', 'cms_compact_content_changes', 'VACUUM content_changes', "pg_notify('cms_changes', 'h')"];
 
 export const isBackground = (text: string): boolean => BACKGROUND.some((b) => text.includes(b));
 
