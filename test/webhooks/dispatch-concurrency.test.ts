@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEnv, type WebhookTestEnv } from './helpers.ts';
 import { openPostgres, type Database } from '../../src/db/client.ts';
 import { DeliveryStore } from '../../src/delivery/store.ts';
+import { recordStatements } from '../helpers/sql-count.ts';
 
 describe('several dispatchers (replicas) on one outbox', () => {
   let env: WebhookTestEnv;
@@ -47,5 +48,18 @@ describe('several dispatchers (replicas) on one outbox', () => {
     expect(results.filter((r) => r.events > 0).length).toBeGreaterThan(1);
     expect(await env.t.database.prisma.webhookDelivery.count()).toBe(2 * total);
     expect(await env.t.database.prisma.outboxEvent.count({ where: { dispatchedAt: null } })).toBe(0);
+  });
+
+  it('sends the dispatch and the claim as named statements, so each connection plans them once', async () => {
+    await env.emit([{ event: 'content.updated' as const }]);
+    const store = new DeliveryStore(env.t.database);
+    const { result, texts, names } = await recordStatements(async () => {
+      const dispatched = await store.dispatchBatch(10);
+      return { dispatched, claimed: await store.claimByIds(dispatched.deliveryIds, 60_000) };
+    });
+    expect(result.dispatched.events).toBe(1);
+    expect(result.claimed).toHaveLength(result.dispatched.deliveryIds.length);
+    const sent = texts.flatMap((text, i) => (text.includes('webhook_deliveries') ? [names[i]] : []));
+    expect(sent).toEqual(['cms_delivery_dispatch', 'cms_delivery_claim_ids']);
   });
 });
