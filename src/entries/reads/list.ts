@@ -7,7 +7,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
 import { publishedReadCondition } from '../../collections/field-indexes.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
-import { readColumns, readRows, takeLinked, targetLookup, type LinkedShape, type ReadRow, type RowWithLinks } from './read-rows.ts';
+import { readColumns, readRows, takeLinked, targetLookup, type RowShape, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
@@ -36,10 +36,10 @@ export interface EntryListOptions {
   /** Per translation group, the entry of the first locale along `locale`'s fallback chain (src/entries/reads/fallback.ts). */
   fallback?: boolean;
   /**
-   * The shape of the linked entries read with the rows (read-rows.ts, LinkedShape): `slim` for a
+   * The shape of the linked entries read with the rows (read-rows.ts, RowShape): `slim` for a
    * reader that shows none of their metadata. A fallback list reads them `full` (its chain reads their locales).
    */
-  linked?: LinkedShape;
+  linked?: RowShape;
 }
 
 /** Which page to read: `perPage` is capped at MAX_PAGE_SIZE. */

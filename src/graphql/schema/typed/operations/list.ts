@@ -14,7 +14,7 @@ import { RELEASE_ARG } from './release-view.ts';
 /**
  * The typed entry fields that show an entry's metadata (src/graphql/schema/typed/entry-types.ts)
  * rather than its id, UUID or field values: a list whose entries and linked entries select none of
- * them reads its linked entries slim (src/entries/reads/read-rows.ts, LinkedShape).
+ * them reads its linked entries slim (src/entries/reads/read-rows.ts, RowShape).
  */
 const METADATA_FIELDS = ['locale', 'state', 'publishedAt', 'createdAt', 'updatedAt', 'publishedVersionNumber', 'isDraftDirty', 'resolvedLocale'] as const;
 
