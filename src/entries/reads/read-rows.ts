@@ -96,7 +96,7 @@ const LINKED_ROWS = Prisma.raw(`json_agg(json_build_object(
     'dataIsPublished', t.data = t.published_data))`);
 
 /**
- * The linked rows of `entries t` in the slim shape (see SLIM_DEFAULTS): only what serializing a
+ * The linked rows of `entries t` in the slim shape (see slimRow): only what serializing a
  * linked entry's fields reads: its id, UUID, collection, whether it has a published version, and the
  * copies a read of `column` may show (a published read's `includeDraft` relation falls back to the
  * draft of an entry without a published version). No timestamps: printing five of them per linked
@@ -114,7 +114,7 @@ const LINKED_ROWS_OF = {
  * The shape of the rows a read gives, and of the linked rows it carries: `full` rows (every column,
  * as the loader reads them), or `slim` rows for a reader that shows none of the entries' or linked
  * entries' metadata (locale, state, version numbers, draft flag, timestamps) and reads no fallback
- * chain: their other keys are the neutral values of SLIM_DEFAULTS, which nothing that reader shows reads.
+ * chain: their other keys hold neutral values (slimRow), which nothing that reader shows reads.
  */
 export type RowShape = 'full' | 'slim';
 
@@ -176,25 +176,23 @@ type LinkedJson = Omit<EntryRow, InstantKey> & {
 const jsonInstant = (v: string): Instant => isoFromPostgres(v, 84, '+00:00') ?? (defaultTimestamptz(v.replace('T', ' ')) as Date);
 const jsonInstantOrNull = (v: string | null): Instant | null => (v === null ? null : jsonInstant(v));
 
+/** The keys a slim row (linked, slimLinkedRows, or read, SLIM_COLUMNS) has; `searchScore` when the list searches. */
+type SlimRow = Pick<EntryRow, 'id' | 'uuid' | 'collectionId' | 'publishedVersionId' | 'data'> & { publishedData?: EntryRow['publishedData']; searchScore?: unknown };
+
 /**
- * The keys a slim row or linked row does not carry. Neutral values rather than absent keys, so that the
- * serializer's resource (which formats every timestamp) runs unchanged; a slim read is only asked
- * for where none of them is shown.
+ * A slim row as a ReadRow: the keys it does not carry hold neutral values rather than being
+ * absent, so that the serializer's resource (which formats every timestamp) runs unchanged; a slim
+ * read is only asked for where none of them is shown. A new object of one literal shape: adding
+ * the missing keys to the row pg built cost more than parsing the columns saved.
  */
-const SLIM_DEFAULTS = {
-  projectId: 0, locale: '', translationGroupId: null, state: 'draft', publishedData: null, publishedVersionNumber: null,
-  lastVersionNumber: 0, isDraftDirty: false, publishedAt: null, publishedUpdatedAt: null, createdAt: '', updatedAt: '', deletedAt: null,
-} as const;
-
-/** The keys a slim row (linked, SLIM_LINKED_ROWS, or read, SLIM_COLUMNS) has. */
-type SlimRow = Pick<EntryRow, 'id' | 'uuid' | 'collectionId' | 'publishedVersionId' | 'data'> & { publishedData?: EntryRow['publishedData'] };
-
-/** A slim linked row (slimLinkedRows) as a ReadRow. */
-const slimLinkedRow = (j: SlimRow): ReadRow => ({ ...SLIM_DEFAULTS, ...j }) as unknown as ReadRow;
-
-/** A slim row as read (SLIM_COLUMNS) completed in place: the serializer and the loader take it as a ReadRow. */
-function completeSlimRow(row: SlimRow): void {
-  for (const [key, value] of Object.entries(SLIM_DEFAULTS)) if (!Object.hasOwn(row, key)) (row as Record<string, unknown>)[key] = value;
+function slimRow(j: SlimRow): ReadRow {
+  const row: ReadRow = {
+    id: j.id, uuid: j.uuid, projectId: 0, collectionId: j.collectionId, locale: '', translationGroupId: null, state: 'draft',
+    data: j.data ?? null, publishedData: j.publishedData ?? null, publishedVersionId: j.publishedVersionId, publishedVersionNumber: null,
+    lastVersionNumber: 0, isDraftDirty: false, publishedAt: null, publishedUpdatedAt: null, createdAt: '', updatedAt: '', deletedAt: null,
+  };
+  if (j.searchScore !== undefined) (row as ReadRow & { searchScore?: unknown }).searchScore = j.searchScore;
+  return row;
 }
 
 /** The columns of a slim read (RowShape): as the linked rows of slimLinkedRows. */
@@ -272,15 +270,13 @@ const columnsBySchema = new WeakMap<CollectionSchema, Record<RowShape, Record<Re
  * Splits rows read with `readColumns` into plain entry rows and the linked entries they carry, which
  * are handed to the request's entryByUuid loader so serialization finds them without a statement.
  * Every UUID the rows' relation fields name is settled: found (live, of this project) or null.
- * Rows and linked rows read in the `slim` shape (`shape`, as readColumns was asked) are completed
- * with SLIM_DEFAULTS.
+ * Rows and linked rows read in the `slim` shape (`shape`, as readColumns was asked) are given as slimRow makes them.
  */
 export function takeLinked(rows: RowWithLinks[], links: string[], state: ReadState, prime: (uuid: string, row: ReadRow | null) => void, shape: RowShape = 'full'): ReadRow[] {
-  if (shape === 'slim') for (const row of rows) completeSlimRow(row);
-  if (links.length === 0) return rows;
+  if (links.length === 0) return shape === 'slim' ? rows.map(slimRow) : rows;
   const found = new Map<string, ReadRow>();
-  const out: ReadRow[] = rows;
-  const toRow = shape === 'slim' ? slimLinkedRow : linkedRow;
+  const out: ReadRow[] = shape === 'slim' ? rows.map(slimRow) : rows;
+  const toRow = shape === 'slim' ? slimRow : linkedRow;
   for (const row of rows) {
     for (const j of row.linked ?? []) if (!found.has(j.uuid)) found.set(j.uuid, toRow(j));
     // Cleared, not destructured away: a copy of every row only to drop one key.
