@@ -7,7 +7,7 @@ import type { CollectionSchema } from '../../collections/model.ts';
 import { compileWhereWithCount } from '../../filtering/index.ts';
 import { publishedReadCondition } from '../../collections/field-indexes.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
-import { readColumns, readRows, takeLinked, targetLookup, type ReadRow, type RowWithLinks } from './read-rows.ts';
+import { readColumns, readRows, takeLinked, targetLookup, type RowShape, type ReadRow, type RowWithLinks } from './read-rows.ts';
 import { compileSort, sortHasIndexOrder } from './sort.ts';
 import { linkedPageStatement, type RowsStatement } from './page-rows.ts';
 import { serializeEntries, serializeEntry } from './serialize.ts';
@@ -35,6 +35,11 @@ export interface EntryListOptions {
   exclude?: string[];
   /** Per translation group, the entry of the first locale along `locale`'s fallback chain (src/entries/reads/fallback.ts). */
   fallback?: boolean;
+  /**
+   * The shape of the linked entries read with the rows (read-rows.ts, RowShape): `slim` for a
+   * reader that shows none of their metadata. A fallback list reads them `full` (its chain reads their locales).
+   */
+  linked?: RowShape;
 }
 
 /** Which page to read: `perPage` is capped at MAX_PAGE_SIZE. */
@@ -135,11 +140,11 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   const count = fallback && fallback.chain.length > 1 && !filter && !search ? resolvedCountStatement(fallback, Prisma.join(live, ' AND ')) : countStatement(countWhere);
 
   // Rows come with the entries their relations link (read-rows.ts), handed to the serializer's loader.
-  const read = readColumns(ctx, collection, options.state);
+  const read = readColumns(ctx, collection, options.state, true, fallback ? 'full' : (options.linked ?? 'full'));
   const { links } = read;
   const columns = search ? Prisma.sql`${read.columns}${search.column}` : read.columns;
   const loader = contentLoaders(ctx).entryByUuid;
-  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, options.state, (u, r) => loader.prime(u, r));
+  const settle = <T extends RowWithLinks>(rows: T[]): ReadRow[] => takeLinked(rows, links, options.state, (u, r) => loader.prime(u, r), read.shape);
   const run: StatementRunner = (statement, name) => readRows(ctx, statement, name);
   // Without a filter, a page's links may be read once for the whole page (page-rows.ts).
   const linkedPage = (order: Prisma.Sql, limit: number, offset: number): RowsStatement | null =>

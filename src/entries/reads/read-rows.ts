@@ -96,6 +96,29 @@ const LINKED_ROWS = Prisma.raw(`json_agg(json_build_object(
     'dataIsPublished', t.data = t.published_data))`);
 
 /**
+ * The linked rows of `entries t` in the slim shape (see slimRow): only what serializing a
+ * linked entry's fields reads: its id, UUID, collection, whether it has a published version, and the
+ * copies a read of `column` may show (a published read's `includeDraft` relation falls back to the
+ * draft of an entry without a published version). No timestamps: printing five of them per linked
+ * row was most of the object's cost in PostgreSQL.
+ */
+const slimLinkedRows = (column: 'data' | 'published_data'): Prisma.Sql => Prisma.raw(`json_agg(json_build_object(
+    'id', t.id, 'uuid', t.uuid::text, 'collectionId', t.collection_id, 'publishedVersionId', t.published_version_id,
+    ${column === 'data' ? "'data', t.data" : "'data', CASE WHEN t.published_version_id IS NULL THEN t.data END, 'publishedData', t.published_data"}))`);
+const LINKED_ROWS_OF = {
+  full: { data: LINKED_ROWS, published_data: LINKED_ROWS },
+  slim: { data: slimLinkedRows('data'), published_data: slimLinkedRows('published_data') },
+} as const;
+
+/**
+ * The shape of the rows a read gives, and of the linked rows it carries: `full` rows (every column,
+ * as the loader reads them), or `slim` rows for a reader that shows none of the entries' or linked
+ * entries' metadata (locale, state, version numbers, draft flag, timestamps) and reads no fallback
+ * chain: their other keys hold neutral values (slimRow), which nothing that reader shows reads.
+ */
+export type RowShape = 'full' | 'slim';
+
+/**
  * The UUIDs that the relation fields `names` (a text[] expression) of row `row` name in `column`:
  * FROM and WHERE of a select list `l.v::uuid`, after `from` (other FROM items, ending in a comma).
  * Values that are not UUIDs are skipped before the cast, as the loader skips them.
@@ -114,8 +137,8 @@ const linkTargets = (from: Prisma.Sql, row: string, column: 'data' | 'published_
  * (`$names`, a text[] parameter) name in the copy being read, as a JSON array of rows under
  * EntryRow keys. Served by the unique UUID index (one probe per link).
  */
-const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Prisma.Sql => Prisma.sql`(
-  SELECT ${LINKED_ROWS}
+const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql, shape: RowShape): Prisma.Sql => Prisma.sql`(
+  SELECT ${LINKED_ROWS_OF[shape][column]}
   FROM entries t
   WHERE t.uuid = ANY (ARRAY(SELECT l.v::uuid ${linkTargets(Prisma.empty, 'e', column, names)}))
     AND t.project_id = e.project_id AND t.deleted_at IS NULL)`;
@@ -125,8 +148,8 @@ const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql): Pri
  * links of every row of the page in one read, carried by the page's lowest id (takeLinked gathers
  * them from any row). `names` and `projectId` are SQL literals, so the text has no parameter.
  */
-export const pageLinkedColumn = (state: ReadState, names: Prisma.Sql, projectId: number): Prisma.Sql => Prisma.sql`CASE WHEN e.id = (SELECT min(id) FROM p) THEN (
-  SELECT ${LINKED_ROWS}
+export const pageLinkedColumn = (state: ReadState, names: Prisma.Sql, projectId: number, shape: RowShape): Prisma.Sql => Prisma.sql`CASE WHEN e.id = (SELECT min(id) FROM p) THEN (
+  SELECT ${LINKED_ROWS_OF[shape][state === 'draft' ? 'data' : 'published_data']}
   FROM entries t
   WHERE t.uuid = ANY (ARRAY(SELECT DISTINCT l.v::uuid ${linkTargets(Prisma.raw('p AS q, '), 'q', state === 'draft' ? 'data' : 'published_data', names)}))
     AND t.project_id = ${Prisma.raw(String(Math.trunc(projectId)))} AND t.deleted_at IS NULL) END`;
@@ -153,6 +176,33 @@ type LinkedJson = Omit<EntryRow, InstantKey> & {
 const jsonInstant = (v: string): Instant => isoFromPostgres(v, 84, '+00:00') ?? (defaultTimestamptz(v.replace('T', ' ')) as Date);
 const jsonInstantOrNull = (v: string | null): Instant | null => (v === null ? null : jsonInstant(v));
 
+/** The keys a slim row (linked, slimLinkedRows, or read, SLIM_COLUMNS) has; `searchScore` when the list searches. */
+type SlimRow = Pick<EntryRow, 'id' | 'uuid' | 'collectionId' | 'publishedVersionId' | 'data'> & { publishedData?: EntryRow['publishedData']; searchScore?: unknown };
+
+/**
+ * A slim row as a ReadRow: the keys it does not carry hold neutral values rather than being
+ * absent, so that the serializer's resource (which formats every timestamp) runs unchanged; a slim
+ * read is only asked for where none of them is shown. A new object of one literal shape: adding
+ * the missing keys to the row pg built cost more than parsing the columns saved.
+ */
+function slimRow(j: SlimRow): ReadRow {
+  const row: ReadRow = {
+    id: j.id, uuid: j.uuid, projectId: 0, collectionId: j.collectionId, locale: '', translationGroupId: null, state: 'draft',
+    data: j.data ?? null, publishedData: j.publishedData ?? null, publishedVersionId: j.publishedVersionId, publishedVersionNumber: null,
+    lastVersionNumber: 0, isDraftDirty: false, publishedAt: null, publishedUpdatedAt: null, createdAt: '', updatedAt: '', deletedAt: null,
+  };
+  if (j.searchScore !== undefined) (row as ReadRow & { searchScore?: unknown }).searchScore = j.searchScore;
+  return row;
+}
+
+/** The columns of a slim read (RowShape): as the linked rows of slimLinkedRows. */
+const SLIM_COLUMNS = {
+  draft: Prisma.raw(`e.id, e.uuid::text AS uuid, e.collection_id AS "collectionId", e.published_version_id AS "publishedVersionId", e.data`),
+  published: Prisma.raw(
+    `e.id, e.uuid::text AS uuid, e.collection_id AS "collectionId", e.published_version_id AS "publishedVersionId", CASE WHEN e.published_version_id IS NULL THEN e.data END AS data, e.published_data AS "publishedData"`,
+  ),
+} as const;
+
 /** The linked row as a ReadRow: the parsed JSON object itself, its timestamps replaced. */
 function linkedRow(j: LinkedJson): ReadRow {
   if (j.dataIsPublished) j.data = j.publishedData;
@@ -174,18 +224,23 @@ export type RowWithLinks = ReadRow & { linked?: LinkedJson[] | null };
  * What a read statement selects: the entry columns, plus the `linked` column when the collection
  * has top-level relations and the read goes through pg (the transaction path keeps the loader).
  */
-export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadState, withLinks = true): ReadColumns {
+export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadState, withLinks = true, shape: RowShape = 'full'): ReadColumns {
   if (!withLinks || !plainDatabase(ctx)) return PLAIN;
   // Per schema object (cached per schema revision, src/collections/schema-cache.ts), so built once per shape.
   let built = columnsBySchema.get(collection);
   if (!built) {
     const links = hydratedRelationNames(collection);
-    const make = (base: Prisma.Sql, column: 'data' | 'published_data'): ReadColumns =>
-      links.length === 0 ? { columns: base, entry: base, links } : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`)} AS linked`, entry: base, links };
-    built = { draft: make(ENTRY_COLUMNS, 'data'), published: make(PUBLISHED_COLUMNS, 'published_data') };
+    const make = (base: Prisma.Sql, column: 'data' | 'published_data', linked: RowShape): ReadColumns =>
+      links.length === 0
+        ? { columns: base, entry: base, links, shape: linked }
+        : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`, linked)} AS linked`, entry: base, links, shape: linked };
+    built = {
+      full: { draft: make(ENTRY_COLUMNS, 'data', 'full'), published: make(PUBLISHED_COLUMNS, 'published_data', 'full') },
+      slim: { draft: make(SLIM_COLUMNS.draft, 'data', 'slim'), published: make(SLIM_COLUMNS.published, 'published_data', 'slim') },
+    };
     columnsBySchema.set(collection, built);
   }
-  return built[state];
+  return built[shape][state];
 }
 
 export interface ReadColumns {
@@ -194,8 +249,10 @@ export interface ReadColumns {
   entry: Prisma.Sql;
   /** The relation fields whose targets the `linked` column carries (none: no such column). */
   links: string[];
+  /** The shape of the `linked` column's rows. */
+  shape: RowShape;
 }
-const PLAIN: ReadColumns = { columns: ENTRY_COLUMNS, entry: ENTRY_COLUMNS, links: [] };
+const PLAIN: ReadColumns = { columns: ENTRY_COLUMNS, entry: ENTRY_COLUMNS, links: [], shape: 'full' };
 
 /**
  * The entry columns for the rows a published read answers with: the working draft (`data`) only
@@ -207,19 +264,21 @@ const PLAIN: ReadColumns = { columns: ENTRY_COLUMNS, entry: ENTRY_COLUMNS, links
 const PUBLISHED_COLUMNS = Prisma.raw(
   ENTRY_COLUMNS.text.replace(/\be\.data,/, 'CASE WHEN e.published_version_id IS NULL THEN e.data END AS data,'),
 );
-const columnsBySchema = new WeakMap<CollectionSchema, Record<ReadState, ReadColumns>>();
+const columnsBySchema = new WeakMap<CollectionSchema, Record<RowShape, Record<ReadState, ReadColumns>>>();
 
 /**
  * Splits rows read with `readColumns` into plain entry rows and the linked entries they carry, which
  * are handed to the request's entryByUuid loader so serialization finds them without a statement.
  * Every UUID the rows' relation fields name is settled: found (live, of this project) or null.
+ * Rows and linked rows read in the `slim` shape (`shape`, as readColumns was asked) are given as slimRow makes them.
  */
-export function takeLinked(rows: RowWithLinks[], links: string[], state: ReadState, prime: (uuid: string, row: ReadRow | null) => void): ReadRow[] {
-  if (links.length === 0) return rows;
+export function takeLinked(rows: RowWithLinks[], links: string[], state: ReadState, prime: (uuid: string, row: ReadRow | null) => void, shape: RowShape = 'full'): ReadRow[] {
+  if (links.length === 0) return shape === 'slim' ? rows.map(slimRow) : rows;
   const found = new Map<string, ReadRow>();
-  const out: ReadRow[] = rows;
+  const out: ReadRow[] = shape === 'slim' ? rows.map(slimRow) : rows;
+  const toRow = shape === 'slim' ? slimRow : linkedRow;
   for (const row of rows) {
-    for (const j of row.linked ?? []) if (!found.has(j.uuid)) found.set(j.uuid, linkedRow(j));
+    for (const j of row.linked ?? []) if (!found.has(j.uuid)) found.set(j.uuid, toRow(j));
     // Cleared, not destructured away: a copy of every row only to drop one key.
     row.linked = undefined;
   }

@@ -2,7 +2,7 @@ import { listEntriesPage, listEntriesSlice, openEntryList } from '../../../../en
 import { DEFAULT_PER_PAGE, checkPaging } from '../../../limits.ts';
 import { collectionRead } from '../../common/content-read.ts';
 import { RELAY_ARG_DESCRIPTIONS, pageFromArgs } from '../../common/page-info.ts';
-import { selects } from '../../common/selection.ts';
+import { isOnlyRootField, selects, selectsBelow } from '../../common/selection.ts';
 import { slicePosition } from '../../common/slice-paging.ts';
 import { toNormalisedWhere, toSortString } from '../convert.ts';
 import { typedEntry } from '../model.ts';
@@ -10,6 +10,13 @@ import { pageCost } from './page.ts';
 import type { CollectionScope } from './scope.ts';
 import { readInView } from '../../../../releases/operations/preview.ts';
 import { RELEASE_ARG } from './release-view.ts';
+
+/**
+ * The typed entry fields that show an entry's metadata (src/graphql/schema/typed/entry-types.ts)
+ * rather than its id, UUID or field values: a list whose entries and linked entries select none of
+ * them reads its linked entries slim (src/entries/reads/read-rows.ts, RowShape).
+ */
+const METADATA_FIELDS = ['locale', 'state', 'publishedAt', 'createdAt', 'updatedAt', 'publishedVersionNumber', 'isDraftDirty', 'resolvedLocale'] as const;
 
 /** A collection's list query: filtered, sorted and paged in the database, as REST's list is. */
 export function defineList({ b, slug, label, n, page, io, entryState }: CollectionScope): void {
@@ -51,6 +58,8 @@ export function defineList({ b, slug, label, n, page, io, entryState }: Collecti
             sort: toSortString(args.sort),
             search: args.search ?? undefined,
             timestamps: true,
+            // Linked rows go to the request's loader: slim only when no other root field may read them there.
+            linked: isOnlyRootField(info) && !selectsBelow(info, ['data'], METADATA_FIELDS) ? 'slim' : 'full',
           });
           const paging = { page: pageNo, perPage };
           if (!selects(info, ['pageInfo'], ['total', 'lastPage'])) {
