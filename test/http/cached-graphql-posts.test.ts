@@ -4,6 +4,7 @@ import { buildServer } from '../../src/http/server.ts';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
+import { comparableHeaders, untilAnsweredEarly } from '../helpers/early-lanes.ts';
 
 const LIST = 'query Posts($perPage: Int) { posts(perPage: $perPage) { data { uuid title } } }';
 
@@ -46,22 +47,7 @@ describe('cached GraphQL POST reads answered before routing', () => {
     const text = await res.text();
     return { res, text, routed: routed > before };
   }
-  /** Repeats a request until it is answered early (authentication cache filled, a rate lease held). */
-  async function settled(body: unknown, headers?: Record<string, string>) {
-    for (const deadline = Date.now() + 10_000; ; ) {
-      const r = await send(body, headers);
-      if (!r.routed || Date.now() > deadline) return r;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  const comparable = (res: Response) => {
-    const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => {
-      if (!['date', 'x-request-id', 'ratelimit-remaining', 'ratelimit-reset'].includes(k)) out[k] = v;
-    });
-    return out;
-  };
+  const settled = (body: unknown, headers?: Record<string, string>) => untilAnsweredEarly(() => send(body, headers));
 
   it('answers a repeat with the bytes and headers of the router-side answer, for each media type', async () => {
     for (const [i, accept] of [undefined, 'application/graphql-response+json', 'application/json'].entries()) {
@@ -80,7 +66,7 @@ describe('cached GraphQL POST reads answered before routing', () => {
       expect(routedHit.routed).toBe(true);
       expect(routedHit.res.headers.get('x-cache')).toBe('HIT');
       expect(early.text).toBe(routedHit.text);
-      expect(comparable(early.res)).toEqual(comparable(routedHit.res));
+      expect(comparableHeaders(early.res)).toEqual(comparableHeaders(routedHit.res));
       expect(early.res.headers.get('content-type')).toBe(`${accept ?? 'application/json'}; charset=utf-8`);
       expect(early.res.headers.get('vary')).toBe('Origin');
     }

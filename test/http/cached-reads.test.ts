@@ -7,6 +7,7 @@ import type { AppServices } from '../../src/services.ts';
 import type { TestApp, TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 import { REDIS_URL } from '../helpers/pg.ts';
+import { comparableHeaders, untilAnsweredEarly } from '../helpers/early-lanes.ts';
 
 /**
  * Repeated cached published REST reads are answered before Fastify routes them
@@ -53,25 +54,7 @@ describe('published REST reads answered before routing', () => {
     const body = await res.text();
     return { res, body, routed: routed > before };
   }
-  /**
-   * Repeats a read until it is answered early: the authentication cache must hold the token (its
-   * change feed connects after start) and this replica a rate lease with points left (a refill asks
-   * Redis, so it goes through the router).
-   */
-  async function settled(url: string, headers?: Record<string, string>) {
-    for (const deadline = Date.now() + 10_000; ; ) {
-      const r = await viaRouter(url, headers);
-      if (!r.routed || Date.now() > deadline) return r;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  const comparable = (res: Response) => {
-    const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => {
-      if (!['date', 'x-request-id', 'ratelimit-remaining', 'ratelimit-reset'].includes(k)) out[k] = v;
-    });
-    return out;
-  };
+  const settled = (url: string, headers?: Record<string, string>) => untilAnsweredEarly(() => viaRouter(url, headers));
 
   it('answers a repeat with the body and headers the full path sends for the same cached read', async () => {
     const url = `/api/posts/${uuid}`;
@@ -88,7 +71,7 @@ describe('published REST reads answered before routing', () => {
     expect(full.routed).toBe(true);
     expect(full.res.headers.get('x-cache')).toBe('HIT');
     expect(early.body).toBe(full.body);
-    expect(comparable(early.res)).toEqual(comparable(full.res));
+    expect(comparableHeaders(early.res)).toEqual(comparableHeaders(full.res));
     expect(early.res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(early.res.headers.get('ratelimit-remaining'))).toBeGreaterThan(0);
     // A caller's request id is echoed, as by the full path.
