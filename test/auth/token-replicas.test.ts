@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/db/client.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createServices, type AppServices } from '../../src/services.ts';
-import { buildServer } from '../../src/http/server.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { AppServices } from '../../src/services.ts';
+import type { buildServer } from '../../src/http/server.ts';
+import { startSecondReplica, startTestApp, type TestApp } from '../helpers/app.ts';
 import { world, posts, type World } from '../helpers/world.ts';
 
 async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
@@ -26,23 +23,17 @@ describe('token revocation across replicas (PostgreSQL, LISTEN/NOTIFY)', () => {
   let w: World;
   let bServices: AppServices;
   let b: Awaited<ReturnType<typeof buildServer>>;
+  let closeB: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const env = { AUTH_CACHE_MS: '3600000' };
     a = await startTestApp({ env });
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...env },
-      { DATABASE_URL: a.databaseUrl },
-    );
-    bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 3), authCache: true });
-    b = await buildServer(bServices);
-    await b.ready();
+    ({ services: bServices, server: b, close: closeB } = await startSecondReplica(a, { env }));
     w = await world({ app: a, project: { name: 'Replicas' }, collections: [posts()] });
     await w.api('POST', '/api/posts', { state: 'published', data: { title: 'One' } });
   }, 120_000);
   afterAll(async () => {
-    await b.close();
-    await bServices.close();
+    await closeB?.();
     await w.close();
     await a.close();
   });

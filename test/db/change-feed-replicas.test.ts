@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Database } from '../../src/db/client.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createServices, type AppServices } from '../../src/services.ts';
-import { buildServer } from '../../src/http/server.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { AppServices } from '../../src/services.ts';
+import type { buildServer } from '../../src/http/server.ts';
+import { startSecondReplica, startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { world, posts } from '../helpers/world.ts';
 
 /** The change feed's least time between the starts of two reads of the log (src/db/change-feed.ts). */
@@ -46,25 +44,19 @@ describe('the change feed across two replicas: hints, the 20 ms read gap, no com
   let a: TestApp;
   let bServices: AppServices;
   let b: Awaited<ReturnType<typeof buildServer>>;
+  let closeB: (() => Promise<void>) | undefined;
   let bWatch: ReturnType<typeof watched>;
   let p: TestProject;
 
   beforeAll(async () => {
     const env = { AUTH_CACHE_MS: '3600000' };
     a = await startTestApp({ env });
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...env },
-      { DATABASE_URL: a.databaseUrl },
-    );
     bWatch = watched(openPostgres(a.databaseUrl!, 3));
-    bServices = await createServices(config, createLogger('silent'), { database: bWatch.database, authCache: true });
-    b = await buildServer(bServices);
-    await b.ready();
+    ({ services: bServices, server: b, close: closeB } = await startSecondReplica(a, { env, database: bWatch.database }));
     ({ p } = await world({ app: a, via: 'api', collections: [posts()] }));
   }, 60_000);
   afterAll(async () => {
-    await b?.close();
-    await bServices?.close();
+    await closeB?.();
     await a?.close();
   });
 

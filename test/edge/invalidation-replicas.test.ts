@@ -1,11 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/db/client.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createServices, type AppServices } from '../../src/services.ts';
-import { buildServer } from '../../src/http/server.ts';
-import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
+import type { AppServices } from '../../src/services.ts';
+import type { buildServer } from '../../src/http/server.ts';
+import { startSecondReplica, startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { world, posts, collection, field } from '../helpers/world.ts';
 import { countQueries } from '../helpers/sql-count.ts';
 
@@ -29,6 +26,7 @@ describe('fine invalidation across two replicas (PostgreSQL, change log and hint
   let a: TestApp;
   let bServices: AppServices;
   let b: Awaited<ReturnType<typeof buildServer>>;
+  let closeB: (() => Promise<void>) | undefined;
   let p: TestProject;
   let post: string;
   let tag: string;
@@ -36,20 +34,13 @@ describe('fine invalidation across two replicas (PostgreSQL, change log and hint
   beforeAll(async () => {
     const env = { AUTH_CACHE_MS: '3600000' };
     a = await startTestApp({ env });
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...env },
-      { DATABASE_URL: a.databaseUrl },
-    );
-    bServices = await createServices(config, createLogger('silent'), { database: openPostgres(a.databaseUrl!, 3), authCache: true });
-    b = await buildServer(bServices);
-    await b.ready();
+    ({ services: bServices, server: b, close: closeB } = await startSecondReplica(a, { env }));
     ({ p } = await world({ app: a, project: { name: 'Replicas' }, via: 'api', collections: [posts(), collection('tags', [field.text('label')])] }));
     post = (await onA('POST', '/api/posts', { state: 'published', data: { title: 'One' } })).body.uuid;
     tag = (await onA('POST', '/api/tags', { state: 'published', data: { label: 'news' } })).body.uuid;
   }, 120_000);
   afterAll(async () => {
-    await b.close();
-    await bServices.close();
+    await closeB?.();
     await a.close();
   });
 

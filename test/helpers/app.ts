@@ -121,3 +121,29 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * A second API server on `a`'s database, in this process, as another replica behind a load balancer
+ * would be: its own services (authentication cache, change feed, read caches, live hub), no
+ * migrations, no worker. `database` replaces its pool (e.g. one whose statements a test watches).
+ */
+export async function startSecondReplica(
+  a: TestApp,
+  opts: { env?: Record<string, string>; database?: Database } = {},
+): Promise<{ services: AppServices; server: Awaited<ReturnType<typeof buildServer>>; close: () => Promise<void> }> {
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...opts.env },
+    { DATABASE_URL: a.databaseUrl },
+  );
+  const services = await createServices(config, createLogger('silent'), { database: opts.database ?? openPostgres(a.databaseUrl!, 3), authCache: true });
+  const server = await buildServer(services);
+  await server.ready();
+  return {
+    services,
+    server,
+    close: async () => {
+      await server.close();
+      await services.close();
+    },
+  };
+}
