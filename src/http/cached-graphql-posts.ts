@@ -6,7 +6,8 @@ import type { Pipeline } from '../edge/pipeline/index.ts';
 import { knownReadKey } from '../edge/read-cache/graphql-answers.ts';
 import { regularMediaType } from '../edge/read-cache/graphql-request.ts';
 import { requestIdOf } from './request-id.ts';
-import type { CachedReadOptions } from './cached-reads.ts';
+import { rateHeaders } from './response-headers.ts';
+import { wouldCompress, type CachedReadOptions } from './cached-reads.ts';
 
 /** Hands a request to Fastify (the server's request handler). */
 export type HandOn = (req: IncomingMessage, res: ServerResponse) => void;
@@ -89,7 +90,7 @@ export function cachedGraphqlPostAnswerer(pipeline: Pipeline, opts: CachedReadOp
     const key = knownReadKey(cache!, ctx, { query, operationName, variables });
     const hit = key === null ? undefined : cache!.answers.peek(key);
     if (!hit) return false;
-    if (h['accept-encoding'] !== undefined && hit.json.length * 3 >= opts.compressionMinBytes && Buffer.byteLength(hit.json) >= opts.compressionMinBytes) return false;
+    if (wouldCompress(h['accept-encoding'], hit.json, opts)) return false;
     const rate = pipeline.fast.budget(ctx);
     if (!rate) return false;
     cache!.answers.countHit();
@@ -97,10 +98,7 @@ export function cachedGraphqlPostAnswerer(pipeline: Pipeline, opts: CachedReadOp
       'x-cache': 'HIT',
       'content-type': `${mediaType}; charset=utf-8`,
       'x-request-id': requestId,
-      'ratelimit-limit': rate.limit,
-      'ratelimit-remaining': rate.remaining,
-      'ratelimit-reset': rate.resetSeconds,
-      'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
+      ...rateHeaders(rate),
       'content-length': Buffer.byteLength(hit.json),
     };
     if (opts.varyOrigin) headers.vary = 'Origin';

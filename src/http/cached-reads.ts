@@ -4,6 +4,7 @@ import { matchesIfNoneMatch } from '../edge/read-cache/etag.ts';
 import { REST_VARY, edgeCacheable, edgeHeaders } from '../edge/cdn/headers.ts';
 import type { Pipeline } from '../edge/pipeline/index.ts';
 import { requestIdOf } from './request-id.ts';
+import { rateHeaders } from './response-headers.ts';
 import type { ResponseObserver } from './response-observers.ts';
 
 export interface CachedReadOptions {
@@ -61,7 +62,7 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
     const key = readCache.restKey(ctx, shape.route, shape.path, shape.canonicalQuery, shape.collection);
     const read = key === null ? undefined : readCache.peek(key);
     if (!read) return false;
-    if (h['accept-encoding'] !== undefined && read.json.length * 3 >= opts.compressionMinBytes && Buffer.byteLength(read.json) >= opts.compressionMinBytes) return false;
+    if (wouldCompress(h['accept-encoding'], read.json, opts)) return false;
     // Stage 3, last: only a point the full path would not have to take again.
     const rate = pipeline.fast.budget(ctx);
     if (!rate) return false;
@@ -73,10 +74,7 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
       ...(edge ? lowerKeys(edgeHeaders(pipeline.services.config, read.etag, REST_VARY)) : { etag: read.etag, 'cache-control': 'no-cache' }),
       'x-cache': 'HIT',
       'x-request-id': requestId,
-      'ratelimit-limit': rate.limit,
-      'ratelimit-remaining': rate.remaining,
-      'ratelimit-reset': rate.resetSeconds,
-      'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
+      ...rateHeaders(rate),
     };
     if (opts.varyOrigin) headers.vary = edge ? `${REST_VARY}, Origin` : 'Origin';
     let status = 200;
@@ -91,6 +89,16 @@ export function cachedReadAnswerer(pipeline: Pipeline, opts: CachedReadOptions):
     opts.observe?.({ method: 'GET', route: shape.routePattern, status, ms: performance.now() - started, requestId, projectHeader });
     return true;
   };
+}
+
+/**
+ * Whether the full path would compress this answer for this client (it asks for a coding and the body
+ * reaches COMPRESSION_MIN_BYTES): only the full path compresses, so the early lanes hand it on. UTF-8
+ * takes at most three bytes per UTF-16 unit, so the exact byte count is taken only when the string
+ * could reach the threshold.
+ */
+export function wouldCompress(acceptEncoding: string | undefined, json: string, opts: Pick<CachedReadOptions, 'compressionMinBytes'>): boolean {
+  return acceptEncoding !== undefined && json.length * 3 >= opts.compressionMinBytes && Buffer.byteLength(json) >= opts.compressionMinBytes;
 }
 
 const lowerKeys = (h: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EdgeServices } from '../edge/services.ts';
+import type { RateState } from '../edge/rate-limit.ts';
 
 /**
  * The headers every response may carry, set by one `onSend` hook. They used to be four hooks (request
@@ -19,13 +20,7 @@ export function registerResponseHeaders(app: FastifyInstance, services: EdgeServ
   app.addHook('onSend', (req, reply, payload, done) => {
     const rate = rateLimiter.takeState(req.id);
     if (rate) {
-      void reply.headers({
-        'x-request-id': req.id,
-        'ratelimit-limit': rate.limit,
-        'ratelimit-remaining': rate.remaining,
-        'ratelimit-reset': rate.resetSeconds,
-        'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
-      });
+      void reply.headers({ 'x-request-id': req.id, ...rateHeaders(rate) });
     } else {
       void reply.header('x-request-id', req.id);
     }
@@ -33,4 +28,14 @@ export function registerResponseHeaders(app: FastifyInstance, services: EdgeServ
     if (draining()) void reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/** The `RateLimit-*` fields of a budget's state, as every response that drew on one carries them (the early lanes included). */
+export function rateHeaders(rate: RateState): Record<string, string | number> {
+  return {
+    'ratelimit-limit': rate.limit,
+    'ratelimit-remaining': rate.remaining,
+    'ratelimit-reset': rate.resetSeconds,
+    'ratelimit-policy': `${rate.limit};w=${rate.windowSeconds}`,
+  };
 }

@@ -58,14 +58,15 @@ export function readChangedEntry(
   const committed = change.committed;
   if (!committed) return Promise.resolve(null);
   const key = `${collection.id}|${state}|${visibilityClass(ctx)}`;
-  if (!reads) return batched(key, ctx, collection, change, committed, state, where, whereKey);
+  const readNow = () => batched(key, ctx, collection, change, committed, state, where, whereKey, reads);
+  if (!reads) return readNow();
   noteStanding(key, { ctx, reads, collection, state }, whereKey, where, Date.now());
   // Read beside the outbox pass that released it (./prefetch.ts), when that read covered it.
   const ready = prefetched(reads, key, change.id, whereKey);
   if (stagesOn) stage({ k: 'pf', id: change.id, how: ready === undefined ? 'miss' : ready instanceof Promise ? 'wait' : 'hit' });
-  if (ready === undefined) return batched(key, ctx, collection, change, committed, state, where, whereKey, reads);
+  if (ready === undefined) return readNow();
   if (!(ready instanceof Promise)) return Promise.resolve(ready);
-  return ready.then((r) => (r === undefined ? batched(key, ctx, collection, change, committed, state, where, whereKey, reads) : r));
+  return ready.then((r) => (r === undefined ? readNow() : r));
 }
 
 /** The change's read joined to this turn's batch of its key: one statement for every change and filter asked in the turn. */

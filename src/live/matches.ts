@@ -11,11 +11,9 @@ import type { EntryResource, EntryRow, ReadState } from '../entries/types.ts';
 
 /**
  * Everything a read's answer may depend on besides the filter: the project's schema revision (field
- * visibility) and the token's abilities. Today visibility is per field, not per token, so tokens
- * differ only in abilities; they are kept apart anyway so that a per-token rule added later cannot
- * leak through a shared read.
+ * visibility), the token's abilities and its scope (a scope changes which fields a read shows). Reads
+ * of different classes are never shared.
  */
-// A token scope changes which fields a read shows: reads of different scopes are never shared.
 export const visibilityClass = (ctx: Ctx): string =>
   `${ctx.project.id}:${ctx.project.schemaRevision}:${ctx.actor.kind === 'token' ? [...ctx.actor.abilities].sort().join(',') : 'system'}:${ctx.scope?.digest ?? '-'}`;
 
