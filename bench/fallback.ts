@@ -218,7 +218,7 @@ export async function runFallbackBench(db: Database, o: FallbackBenchOptions): P
   };
   const listOnce = (where: unknown, fb: LocaleFallback | null) => async () => {
     const c = await conditions(where, fb);
-    const found = await pageWith(run, c.where, order, { limit: PAGE, offset: 0, onePass: c.onePass, count: c.count });
+    const found = await pageWith(run, c.where, order, { partition: Prisma.raw(`e.collection_id = ${Number(collectionId)}`), limit: PAGE, offset: 0, onePass: c.onePass, count: c.count });
     return { rows: found.rows.length, total: found.total };
   };
   // An `en` article whose group answers in `de`: i = 2 (even, no `de-at`).

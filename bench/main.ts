@@ -8,7 +8,8 @@
  * BENCH_SEARCH_ROWS, BENCH_SEARCH_ITERATIONS, BENCH_FALLBACK_ROWS, BENCH_FALLBACK_ITERATIONS, BENCH_SCHEMA_BUILDS, BENCH_COLD_STARTS, BENCH_PLANS=1 (print the where cases' query plans), BENCH_LIVE_SUBSCRIBERS,
  * BENCH_LIVE_RATE, BENCH_LIVE_DROP, BENCH_LIVE_DROP_SECONDS (bench/live.ts), BENCH_RENDER_CLIENTS (bench/images.ts, alone),
  * BENCH_WRITE_DURATION, BENCH_WRITE_CLIENTS, BENCH_WRITE_REQUEST (bench/write-concurrency.ts), BENCH_RELEASE_ROUNDS (bench/releases.ts, alone), BENCH_SCHEDULES (bench/schedules.ts, alone),
- * BENCH_REPLICA_WRITES, BENCH_REPLICA_DELAY_MS (bench/replica.ts).
+ * BENCH_REPLICA_WRITES, BENCH_REPLICA_DELAY_MS (bench/replica.ts), BENCH_SCHEMA_EXTRA, BENCH_SCHEMA_POSTS, BENCH_SCHEMA_ROUNDS,
+ * BENCH_SCHEMA_BIG_ROWS (bench/schema-size.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +37,7 @@ import { RELEASE_ROWS, runReleaseBench } from './releases.ts';
 import { SCHEDULE_ROWS, runScheduleBench } from './schedules.ts';
 import { EDGE_ROWS, runEdgeBench } from './edge.ts';
 import { REPLICA_ROWS, runReplicaBench } from './replica.ts';
+import { SCHEMA_SIZE_ROWS, runSchemaSizeBench } from './schema-size.ts';
 import { loadavg, cpus } from 'node:os';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -113,6 +115,7 @@ export const SCENARIO_ROWS = [
   R.webhooks,
   SCHEDULE_ROWS.delay,
   REPLICA_ROWS.readAfterWrite,
+  ...Object.values(SCHEMA_SIZE_ROWS),
   R.live,
   ...OPS_COST_ROWS,
   R.schema,
@@ -350,6 +353,21 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
       rows.push(...replica.rows);
       targets.push(...replica.targets);
     }
+
+    // --- schema size: two databases of its own, with and without 500 other collections (bench/schema-size.ts).
+    const schemaSize = await runSchemaSizeBench(
+      {
+        extra: num('BENCH_SCHEMA_EXTRA', 500, 20),
+        posts: num('BENCH_SCHEMA_POSTS', 2000, 60),
+        authors: num('BENCH_SCHEMA_AUTHORS', 200, 10),
+        rounds: num('BENCH_SCHEMA_ROUNDS', 5, 1),
+        perRound: 10,
+        bigRows: num('BENCH_SCHEMA_BIG_ROWS', 100_000, 2000),
+      },
+      (line) => console.error(line),
+    );
+    rows.push(...schemaSize.rows);
+    targets.push(...schemaSize.targets);
 
     // A database of its own when the harness owns the server: bench/where.ts then bulk-loads without
     // secondary indexes and rebuilds them once, which is far faster at a million rows.

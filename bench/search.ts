@@ -139,7 +139,7 @@ export async function runSearchBench(db: Database, o: SearchBenchOptions): Promi
   for (const stmt of searchIndexStatements(target.collectionId)) await db.runScript(stmt);
   await db.runScript('ANALYZE entries');
   const [size] = await db.query<{ table: string; index: string }>(
-    `SELECT pg_size_pretty(pg_table_size('entries')) AS table, pg_size_pretty(pg_relation_size('entries_c${target.collectionId}_search_p_x')) AS index`,
+    `SELECT pg_size_pretty(pg_table_size('entries_c${target.collectionId}')) AS table, pg_size_pretty(pg_relation_size('entries_c${target.collectionId}_search_p_x')) AS index`,
   );
   log(`entries table ${size.table}; published search index ${size.index}`);
 
@@ -157,7 +157,7 @@ export async function runSearchBench(db: Database, o: SearchBenchOptions): Promi
   const columns = Prisma.sql`${ENTRY_COLUMNS}, ${search.score} AS "searchScore"`;
   const run = <T,>(statement: Prisma.Sql) => db.query<T>(statement.text, statement.values);
   const once = async () => {
-    const found = await pageWith(run, where, order, { limit: PAGE, offset: 0, onePass: true, columns });
+    const found = await pageWith(run, where, order, { partition: Prisma.raw(`e.collection_id = ${Number(target.collectionId)}`), limit: PAGE, offset: 0, onePass: true, columns });
     return { rows: found.rows.length, total: found.total };
   };
   let last = { rows: 0, total: 0 };
@@ -186,7 +186,7 @@ export async function runSearchBench(db: Database, o: SearchBenchOptions): Promi
   if (o.plans) {
     const { onePassPageStatement } = await import('../src/entries/reads/list.ts');
     const plan = await db.query<{ 'QUERY PLAN': string }>(
-      ...((s: Prisma.Sql) => [`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${s.text}`, s.values] as const)(onePassPageStatement(where, order, PAGE, 0, columns)),
+      ...((s: Prisma.Sql) => [`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${s.text}`, s.values] as const)(onePassPageStatement(Prisma.raw(`e.collection_id = ${Number(target.collectionId)}`), where, order, PAGE, 0, columns)),
     );
     for (const line of plan) log(`  ${line['QUERY PLAN']}`);
   }

@@ -247,7 +247,7 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
       ]);
       return { rows: rows.length, total };
     }
-    const { rows, total } = await selectPage(db.prisma, q.where, q.order, { limit: PAGE, offset: 0, onePass: q.onePass });
+    const { rows, total } = await selectPage(db.prisma, q.where, q.order, { partition: Prisma.raw(`e.collection_id = ${Number(posts.id)}`), limit: PAGE, offset: 0, onePass: q.onePass });
     return { rows: rows.length, total };
   };
   let last = { rows: 0, total: 0 };
@@ -266,7 +266,7 @@ async function runScenario(db: Database, posts: CollectionSchema, projectId: num
   if (o.plans) {
     const q = await listSql(db, posts, projectId, s.where);
     const statements: Array<[string, Prisma.Sql]> =
-      o.twoPass || !q.onePass ? [['page', q.page], ['count', q.count]] : [['page + count', onePassPageStatement(q.where, q.order, PAGE, 0)]];
+      o.twoPass || !q.onePass ? [['page', q.page], ['count', q.count]] : [['page + count', onePassPageStatement(Prisma.raw(`e.collection_id = ${Number(posts.id)}`), q.where, q.order, PAGE, 0)]];
     for (const [label, stmt] of statements) {
       const plan = await db.prisma.$queryRaw<Array<{ 'QUERY PLAN': string }>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${stmt}`);
       log(`--- plan (${label})`);

@@ -1,5 +1,6 @@
 import type { CollectionIndexFamily } from './collection-indexes.ts';
 import { fieldIndexPredicate } from './field-indexes.ts';
+import { entriesPartitionSql } from './partitions.ts';
 
 /**
  * The translation-group indexes of a collection that locale fallback reads use
@@ -28,7 +29,7 @@ export const fallbackIndexName = (collectionId: number, view: View): string => `
 export function fallbackIndexStatements(collectionId: number, opts: { concurrently?: boolean } = {}): string[] {
   const how = opts.concurrently ? 'CONCURRENTLY IF NOT EXISTS' : 'IF NOT EXISTS';
   return VIEWS.map(([view, column]) =>
-    `CREATE INDEX ${how} "${fallbackIndexName(collectionId, view)}" ON "entries" ("translation_group_id", "locale", "id") WHERE ${fieldIndexPredicate(collectionId, column)}`,
+    `CREATE INDEX ${how} "${fallbackIndexName(collectionId, view)}" ON ${entriesPartitionSql(collectionId)} ("translation_group_id", "locale", "id") WHERE ${fieldIndexPredicate(collectionId, column)}`,
   );
 }
 

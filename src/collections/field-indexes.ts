@@ -1,5 +1,6 @@
 import { Prisma, type Database } from '../db/client.ts';
 import type { FieldDef } from './model.ts';
+import { entriesPartitionSql } from './partitions.ts';
 
 /**
  * Per-field expression indexes, one per field and state column, partial on exactly the rows a list
@@ -90,9 +91,9 @@ export function fieldIndexStatements(collectionId: number, field: FieldDef, opts
   return COLUMNS.flatMap((column) => {
     const expr = fieldIndexExpression(field, column);
     const using = kind === 'trigram' ? `USING gin (${expr} gin_trgm_ops)` : `(${expr})`;
-    const index = `CREATE INDEX ${how} "${fieldIndexName(field.id, column)}" ON "entries" ${using} WHERE ${fieldIndexPredicate(collectionId, column)}`;
+    const index = `CREATE INDEX ${how} "${fieldIndexName(field.id, column)}" ON ${entriesPartitionSql(collectionId)} ${using} WHERE ${fieldIndexPredicate(collectionId, column)}`;
     if (kind === 'trigram') return [index];
-    return [index, `CREATE STATISTICS IF NOT EXISTS "${fieldStatisticsName(field.id, column)}" ON (${expr}) FROM "entries"`];
+    return [index, `CREATE STATISTICS IF NOT EXISTS "${fieldStatisticsName(field.id, column)}" ON (${expr}) FROM ${entriesPartitionSql(collectionId)}`];
   });
 }
 

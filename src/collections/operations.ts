@@ -139,6 +139,7 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
       RETURNING id`;
     effects.fieldsRemoved([...c.fields.map((f) => f.id), ...orphaned.map((r) => r.id)], [c.id]);
     await tx.collection.delete({ where: { id: c.id } });
+    effects.collectionRemoved(c.id);
   });
 }
 

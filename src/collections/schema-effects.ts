@@ -1,6 +1,7 @@
 import type { Field } from '../db/generated/prisma/client.ts';
 import type { Database, Tx } from '../db/client.ts';
 import type { Services } from '../context.ts';
+import { dropOrphanPartitions } from './partitions.ts';
 import { dropFieldIndexStatements, dropFieldIndexes, ensureFieldIndexes, fieldIndexStatements } from './field-indexes.ts';
 import { toFieldDef } from './model.ts';
 import { dropUniqueIndexStatements, isUniqueField, syncUniqueIndex, uniqueIndexStatements, uniqueIndexSyncStatements } from './unique-indexes.ts';
@@ -74,6 +75,13 @@ export class SchemaEffects {
     this.created.push({ collectionId, field: after });
   }
 
+  /** Collections deleted: their (now empty) entry partitions are dropped after the commit. */
+  readonly removedCollections: number[] = [];
+
+  collectionRemoved(collectionId: number): void {
+    this.removedCollections.push(collectionId);
+  }
+
   fieldsRemoved(fieldIds: number[], collectionIds: number[] = []): void {
     this.dropped.push(...fieldIds);
     for (const id of collectionIds) this.searchCollections.add(id);
@@ -105,6 +113,12 @@ export async function applyAfterCommit(
     await syncCollectionIndexes(services.database, COLLECTION_INDEXES, effects.searchCollections);
   } catch (err) {
     services.log.error({ err: (err as Error).message, projectId }, 'filter index maintenance failed');
+  }
+  // Not awaited: a concurrent detach waits for every transaction that may still read the partition,
+  // and the request that deleted the collection need not. A partition left behind holds no rows and is
+  // dropped by the next deletion (or `cms migrate`).
+  if (effects.removedCollections.length) {
+    dropOrphanPartitions(services.database).catch((err: Error) => services.log.warn({ err: err.message, projectId }, 'dropping deleted collections\' partitions failed'));
   }
   await announceSchemaRevision(services, projectId, revision);
 }

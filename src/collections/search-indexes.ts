@@ -1,5 +1,6 @@
 import type { CollectionIndexFamily } from './collection-indexes.ts';
 import { fieldIndexPredicate } from './field-indexes.ts';
+import { entriesPartitionSql } from './partitions.ts';
 
 /**
  * The full-text GIN indexes of a collection: one per view (`search_draft`, `search_published`),
@@ -21,7 +22,7 @@ export const searchIndexName = (collectionId: number, view: View): string => `en
 export function searchIndexStatements(collectionId: number, opts: { concurrently?: boolean } = {}): string[] {
   const how = opts.concurrently ? 'CONCURRENTLY IF NOT EXISTS' : 'IF NOT EXISTS';
   return VIEWS.map(([view, vector, column]) =>
-    `CREATE INDEX ${how} "${searchIndexName(collectionId, view)}" ON "entries" USING gin ("${vector}") WHERE ${fieldIndexPredicate(collectionId, column)}`,
+    `CREATE INDEX ${how} "${searchIndexName(collectionId, view)}" ON ${entriesPartitionSql(collectionId)} USING gin ("${vector}") WHERE ${fieldIndexPredicate(collectionId, column)}`,
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 import type { FieldDef } from './model.ts';
 import { fieldIndexPredicate, textLiteral } from './field-indexes.ts';
+import { entriesPartition, entriesPartitionSql } from './partitions.ts';
 
 /**
  * The unique rule's index: per field with the rule, a btree on `(locale, data -> '<field>')`, partial
@@ -52,7 +53,7 @@ export function uniqueIndexStatements(collectionId: number, field: FieldDef, opt
   if (!isUniqueField(field)) return [];
   const how = opts.concurrently ? 'CONCURRENTLY IF NOT EXISTS' : 'IF NOT EXISTS';
   return [
-    `CREATE INDEX ${how} "${uniqueIndexName(field.id)}" ON "entries" ("locale", ${uniqueValueExpression(field)}) WHERE ${fieldIndexPredicate(collectionId, 'data')}`,
+    `CREATE INDEX ${how} "${uniqueIndexName(field.id)}" ON ${entriesPartitionSql(collectionId)} ("locale", ${uniqueValueExpression(field)}) WHERE ${fieldIndexPredicate(collectionId, 'data')}`,
   ];
 }
 
@@ -76,15 +77,14 @@ export async function syncUniqueIndex(database: Database, collectionId: number, 
 /**
  * The unique indexes that exist for a collection's rows (named as uniqueIndexName, partial on its
  * id), by field id, with whether each can be read: what a repair compares with what its fields want.
- * A field deleted since left no row to ask about, so the index's own predicate names the collection.
+ * A field deleted since left no row to ask about, so the indexes are found on the collection's partition.
  */
 export async function existingUniqueIndexes(database: Database, collectionId: number): Promise<Map<number, { valid: boolean }>> {
   const rows = await database.query<{ name: string; valid: boolean }>(
     `SELECT c.relname AS name, i.indisvalid AS valid
        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE i.indrelid = 'entries'::regclass AND c.relname ~ '^entries_f[0-9]+_u_x$'
-        AND pg_get_expr(i.indpred, i.indrelid) LIKE $1`,
-    [`%(collection_id = ${Number(collectionId)})%`],
+      WHERE i.indrelid = to_regclass($1) AND c.relname ~ '^entries_f[0-9]+_u_x$'`,
+    [entriesPartition(collectionId)],
   );
   return new Map(rows.map((r) => [Number(/^entries_f(\d+)_u_x$/.exec(r.name)![1]), { valid: r.valid }]));
 }

@@ -75,6 +75,8 @@ export async function emitContentEvent(tx: Tx, ctx: Ctx, input: ContentEventInpu
 export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventInput[], withheld: WithheldKeys): Promise<void> {
   if (inputs.length === 0) return;
   const { rows, entries } = contentEventParams(inputs);
+  // The collections name the partitions the committed rows are read from (entries are partitioned by collection).
+  const collections = [...new Set(inputs.map((i) => i.collection.id))];
   // `content_entry` is set only for rows that carry an entry (a JSON null entry stays a JSON null).
   // Every writer in a transaction records its events after its row writes, which it holds locked
   // until commit, so the row read here is the one that commits (`committed`, see committedSql).
@@ -87,7 +89,8 @@ export async function emitContentEvents(tx: Tx, ctx: Ctx, inputs: ContentEventIn
       FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (event text, collection_id int, entry_uuid uuid, payload jsonb, entry int))
           WITH ORDINALITY AS r(event, collection_id, entry_uuid, payload, entry, n)
         LEFT JOIN jsonb_array_elements(${entries}::jsonb) WITH ORDINALITY AS x(entry, n) ON x.n = r.entry + 1
-        LEFT JOIN entries c ON c.uuid = r.entry_uuid AND r.event <> 'content.deleted'
+        LEFT JOIN entries c ON c.collection_id = ANY(${collections}::int[]) AND c.collection_id = r.collection_id
+          AND c.uuid = r.entry_uuid AND r.event <> 'content.deleted'
       ORDER BY r.n
       RETURNING 1
     )

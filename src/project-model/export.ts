@@ -28,9 +28,12 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
   const projectId = ctx.project.id;
   return ctx.db.$transaction(
     async (tx) => {
+      // The project's collections name the partitions every entry statement reads (entries are
+      // partitioned by collection), so an export costs what this project holds.
+      const collectionIds = (await tx.collection.findMany({ where: { projectId }, select: { id: true } })).map((c) => c.id);
       const [entries, versions, assets] = await Promise.all([
-        tx.entry.count({ where: { projectId } }),
-        tx.entryVersion.count({ where: { entry: { projectId } } }),
+        tx.entry.count({ where: { projectId, collectionId: { in: collectionIds } } }),
+        tx.entryVersion.count({ where: { collectionId: { in: collectionIds } } }),
         tx.asset.count({ where: { projectId } }),
       ]);
       const p = ctx.project;
@@ -71,14 +74,14 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
 
       for (let after = 0; ; ) {
         const page = await tx.entry.findMany({
-          where: { projectId, id: { gt: after } },
+          where: { projectId, collectionId: { in: collectionIds }, id: { gt: after } },
           orderBy: { id: 'asc' },
           take: EXPORT_PAGE_SIZE,
           include: { versions: { orderBy: { versionNumber: 'asc' } } },
         });
         if (page.length === 0) break;
         const groupIds = page.flatMap((e) => [e.translationGroupId, ...e.versions.map((v) => v.translationGroupId)]);
-        const firstOfGroup = await groupLeaders(tx, [...new Set(groupIds.filter((g): g is number => g !== null))]);
+        const firstOfGroup = await groupLeaders(tx, collectionIds, [...new Set(groupIds.filter((g): g is number => g !== null))]);
         const leaderOf = (g: number | null) => (g === null ? null : (firstOfGroup.get(g) ?? null));
         for (const e of page) {
           const record: EntryRecord = {
@@ -125,10 +128,10 @@ export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entri
 }
 
 /** The uuid of each translation group's first entry (by id): how an export names a group portably. */
-async function groupLeaders(tx: Tx, groups: number[]): Promise<Map<number, string>> {
+async function groupLeaders(tx: Tx, collectionIds: number[], groups: number[]): Promise<Map<number, string>> {
   if (groups.length === 0) return new Map();
   const rows = await tx.$queryRaw<Array<{ group: number; uuid: string }>>`
     SELECT DISTINCT ON (translation_group_id) translation_group_id AS "group", uuid::text AS uuid
-    FROM entries WHERE translation_group_id = ANY(${groups}::int[]) ORDER BY translation_group_id, id`;
+    FROM entries WHERE collection_id = ANY(${collectionIds}::int[]) AND translation_group_id = ANY(${groups}::int[]) ORDER BY translation_group_id, id`;
   return new Map(rows.map((r) => [r.group, r.uuid]));
 }

@@ -177,18 +177,20 @@ class Writer {
     );
     const idOf = new Map(inserted.map((r) => [r.uuid, r.id]));
     const versions = batch.flatMap((e) =>
-      e.versions.map((v) => ({ ...v, entry_id: idOf.get(e.uuid), translation_group_id: v.translation_of === null ? null : (leaders.get(v.translation_of) ?? null) })),
+      e.versions.map((v) => ({ ...v, entry_id: idOf.get(e.uuid), collection_id: this.collections.get(e.collection), translation_group_id: v.translation_of === null ? null : (leaders.get(v.translation_of) ?? null) })),
     );
     await insertImportedVersions(tx, versions);
     const ids = inserted.map((r) => r.id);
     // The published pointer, then the time it moved: the trigger stamps published_updated_at when
     // the pointer changes, so the exported value is written by a second statement that leaves it be.
-    await pointAtImportedVersions(tx, ids);
+    const collectionIds = [...new Set(rows.map((r) => r.collection_id).filter((id): id is number => id !== undefined))];
+    await pointAtImportedVersions(tx, collectionIds, ids);
     await tx.$executeRawUnsafe(
       `UPDATE entries e SET published_updated_at = x.published_updated_at
        FROM jsonb_to_recordset($1::jsonb) AS x(uuid uuid, published_updated_at timestamptz)
-       WHERE e.uuid = x.uuid AND e.published_version_id IS NOT NULL`,
+       WHERE e.collection_id = ANY($2::int[]) AND e.uuid = x.uuid AND e.published_version_id IS NOT NULL`,
       JSON.stringify(batch.map((e) => ({ uuid: e.uuid, published_updated_at: e.published_updated_at }))),
+      collectionIds,
     );
     this.done.entries += batch.length;
     this.done.versions += versions.length;
@@ -215,7 +217,7 @@ class Writer {
     const known = earlier.length
       ? await this.tx.$queryRaw<Array<{ uuid: string; group: number }>>`
           SELECT uuid::text AS uuid, translation_group_id AS "group" FROM entries
-          WHERE project_id = ${this.ctx.project.id} AND uuid = ANY(${earlier}::uuid[]) AND translation_group_id IS NOT NULL`
+          WHERE collection_id = ANY(${[...this.collections.values()]}::int[]) AND project_id = ${this.ctx.project.id} AND uuid = ANY(${earlier}::uuid[]) AND translation_group_id IS NOT NULL`
       : [];
     const leaderGroup = new Map([...out, ...known.map((k) => [k.uuid, k.group] as const)]);
     for (const e of followers) {

@@ -46,7 +46,7 @@ export async function scheduleEntry(ctx: Ctx, collectionSlug: string, uuid: stri
   const runAt = parseRunAt(parsed.data.at);
   const collection = await collectionForRequest(ctx, collectionSlug);
   const entry = await findEntry(ctx.db, ctx, collection, uuid);
-  const target = parsed.data.locale && parsed.data.locale !== entry.locale ? await translationOf(ctx, entry.id, parsed.data.locale) : { uuid: entry.uuid, locale: entry.locale };
+  const target = parsed.data.locale && parsed.data.locale !== entry.locale ? await translationOf(ctx, entry.collectionId, entry.id, parsed.data.locale) : { uuid: entry.uuid, locale: entry.locale };
   const row = await insertSchedule(ctx.db, {
     id: randomUUID(),
     projectId: ctx.project.id,
@@ -64,11 +64,11 @@ export async function scheduleEntry(ctx: Ctx, collectionSlug: string, uuid: stri
   return row;
 }
 
-async function translationOf(ctx: Ctx, entryId: number, locale: string): Promise<{ uuid: string; locale: string }> {
+async function translationOf(ctx: Ctx, collectionId: number, entryId: number, locale: string): Promise<{ uuid: string; locale: string }> {
   const [found] = await ctx.db.$queryRaw<Array<{ uuid: string; locale: string }>>(Prisma.sql`
     SELECT t.uuid::text AS uuid, t.locale FROM entries e
-    JOIN entries t ON t.translation_group_id = e.translation_group_id AND t.collection_id = e.collection_id
-    WHERE e.id = ${entryId} AND t.locale = ${locale} AND t.deleted_at IS NULL AND t.project_id = ${ctx.project.id}
+    JOIN entries t ON t.translation_group_id = e.translation_group_id AND t.collection_id = ${collectionId}
+    WHERE e.collection_id = ${collectionId} AND e.id = ${entryId} AND t.locale = ${locale} AND t.deleted_at IS NULL AND t.project_id = ${ctx.project.id}
     LIMIT 1`);
   if (!found) throw validationFailed({ locale: [`The entry has no translation in "${locale}".`] });
   return found;

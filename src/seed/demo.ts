@@ -52,7 +52,7 @@ async function publishedEntry(tx: Tx, ctx: ReturnType<typeof systemCtx>, collect
   const row = await tx.entry.create({
     data: { projectId: ctx.project.id, collectionId, locale: ctx.project.defaultLocale, data: data as Prisma.InputJsonObject },
   });
-  await mintVersion(tx, ctx, row.id);
+  await mintVersion(tx, ctx, collectionId, row.id);
   return row;
 }
 

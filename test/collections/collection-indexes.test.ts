@@ -18,7 +18,7 @@ describe('per-collection search and fallback indexes', () => {
   const names = (id: number) => [searchIndexName(id, 'd'), searchIndexName(id, 'p'), fallbackIndexName(id, 'd'), fallbackIndexName(id, 'p')];
   /** Which of `names(id)` exist, in that order. */
   const present = async (id: number): Promise<boolean[]> => {
-    const rows = await w.t.database.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'entries' AND indexname = ANY($1::text[])`, [names(id)]);
+    const rows = await w.t.database.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE tablename ~ '^entries_c[0-9]+$' AND indexname = ANY($1::text[])`, [names(id)]);
     const have = new Set(rows.map((r) => r.name));
     return names(id).map((n) => have.has(n));
   };

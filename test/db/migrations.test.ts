@@ -21,14 +21,17 @@ async function emptyDatabase(created: string[]): Promise<string> {
 
 /**
  * Everything about the public schema a migration can change, as sorted text lines. Indexes named
- * `*_x` are hand-written extras Prisma cannot express; `_prisma_migrations` is bookkeeping.
+ * `*_x` are hand-written extras Prisma cannot express; `_prisma_migrations` is bookkeeping. Of
+ * `entries` only the columns are Prisma's: the table is partitioned by collection and its keys,
+ * indexes, references and partitions are the storage migration's (docs/architecture.md, "Entry
+ * storage"), which Prisma's schema language cannot express.
  */
 async function catalog(db: Database): Promise<Record<string, string[]>> {
   const lines = async (sql: string) => (await db.query<{ line: string }>(sql)).map((r) => r.line).sort();
   return {
     tables: await lines(`
       SELECT c.relname AS line FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm') AND c.relname <> '_prisma_migrations'`),
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm') AND NOT c.relispartition AND c.relname <> '_prisma_migrations'`),
     columns: await lines(`
       SELECT c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
              || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
@@ -38,15 +41,17 @@ async function catalog(db: Database): Promise<Record<string, string[]>> {
       JOIN pg_class c ON c.oid = a.attrelid
       JOIN pg_namespace n ON n.oid = c.relnamespace
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-      WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0 AND NOT a.attisdropped
         AND c.relname <> '_prisma_migrations'`),
     indexes: await lines(`
       SELECT indexname || ': ' || indexdef AS line FROM pg_indexes
-      WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND indexname NOT LIKE '%\\_x'`),
+      WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' AND tablename <> 'entries' AND tablename NOT LIKE 'entries\\_c%'
+        AND indexname NOT LIKE '%\\_x'`),
     constraints: await lines(`
       SELECT cl.relname || '.' || co.conname || ' ' || co.contype::text || ' ' || pg_get_constraintdef(co.oid) AS line
       FROM pg_constraint co JOIN pg_class cl ON cl.oid = co.conrelid JOIN pg_namespace n ON n.oid = co.connamespace
-      WHERE n.nspname = 'public' AND cl.relname <> '_prisma_migrations' AND co.conname NOT LIKE '%\\_x'`),
+      WHERE n.nspname = 'public' AND cl.relname <> '_prisma_migrations' AND co.conname NOT LIKE '%\\_x'
+        AND cl.relname <> 'entries' AND NOT cl.relispartition AND co.confrelid IS DISTINCT FROM to_regclass('entries')`),
     enums: await lines(`
       SELECT t.typname || ': ' || string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS line
       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace

@@ -17,10 +17,13 @@ describe('partial indexes of the write path', () => {
     try {
       const { rows: others } = await client.query<{ name: string }>(
         `SELECT c.relname AS name FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
-          WHERE x.indrelid = $1::regclass AND NOT x.indisprimary AND NOT x.indisunique AND c.relname <> $2`,
+          WHERE x.indrelid = $1::regclass AND NOT x.indisprimary AND (NOT x.indisunique OR $1::text = 'entries') AND c.relname <> $2`,
+        // Dropping an index of `entries` drops its copy on every partition.
         [table, index],
       );
       for (const o of others) await client.query(`DROP INDEX "${o.name}"`);
+      // Its primary key leads with the partition key, so on an empty partition it serves any collection's read.
+      if (table === 'entries') await client.query('ALTER TABLE entries DROP CONSTRAINT entries_pkey');
       // The ON DELETE SET NULL action runs a cached generic plan with the group as a parameter.
       if (generic) await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
       await client.query(`PREPARE probe AS ${sql}`);
@@ -39,6 +42,9 @@ describe('partial indexes of the write path', () => {
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
     await client.query('SET enable_seqscan = off');
+    // Entries are partitioned by collection: a collection gives the plans a partition to read.
+    await client.query(`INSERT INTO projects (uuid, name, default_locale, updated_at) VALUES (gen_random_uuid(), 'p', 'en', now())`);
+    await client.query(`INSERT INTO collections (id, uuid, project_id, name, slug, updated_at) SELECT 1, gen_random_uuid(), id, 'Posts', 'posts', now() FROM projects LIMIT 1`);
   });
   afterAll(async () => {
     await client?.end();

@@ -26,7 +26,7 @@ for (const embedded of [false, true]) describe(`filter index maintenance (${embe
 
   const api = (method: string, url: string, body?: unknown) => t.request({ method, url, headers: p.headers, body });
   const indexDef = async (name: string): Promise<string | null> => {
-    const rows = await t.database.query<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE tablename = 'entries' AND indexname = $1`, [name]);
+    const rows = await t.database.query<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE tablename ~ '^entries_c[0-9]+$' AND indexname = $1`, [name]);
     return rows[0]?.def ?? null;
   };
   const fieldOf = async (name: string): Promise<{ id: number; uuid: string }> => {

@@ -74,7 +74,7 @@ export async function filterWorld(
         // reads (and nested filters on published targets) require that pointer.
         const at = new Date('2026-03-01T12:00:00Z');
         const version = await db.entryVersion.create({
-          data: { entryId: row.id, versionNumber: 1, locale: row.locale, snapshot: { fields: e.published, meta: { locale: row.locale } } as Prisma.InputJsonObject, publishedAt: at },
+          data: { entryId: row.id, collectionId: row.collectionId, versionNumber: 1, locale: row.locale, snapshot: { fields: e.published, meta: { locale: row.locale } } as Prisma.InputJsonObject, publishedAt: at },
         });
         await db.entry.update({ where: { id: row.id }, data: { publishedVersionId: version.id, publishedVersionNumber: 1, lastVersionNumber: 1 } });
       }

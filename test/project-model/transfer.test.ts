@@ -28,7 +28,7 @@ async function contentOf(db: Database, projectUuid: string) {
   return entries.map(({ id: _id, projectId: _p, collectionId: _c, publishedVersionId: _pv, translationGroupId, versions, ...e }) => ({
     ...e,
     translationGroup: translationGroupId === null ? null : groups.get(translationGroupId),
-    versions: versions.map(({ id: _vid, entryId: _e, createdByTokenId: _t, translationGroupId: g, ...v }) => ({ ...v, translationGroup: g === null ? null : groups.get(g) })),
+    versions: versions.map(({ id: _vid, entryId: _e, collectionId: _vc, createdByTokenId: _t, translationGroupId: g, ...v }) => ({ ...v, translationGroup: g === null ? null : groups.get(g) })),
   }));
 }
 

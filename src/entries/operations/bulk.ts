@@ -104,8 +104,8 @@ export async function bulkUpdateEntries(ctx: Ctx, slug: string, body: unknown, o
 
     const publish = found.flatMap((item, i) => (item.state === 'published' ? [updated[i]] : []));
     const unpublish = found.flatMap((item, i) => (item.state === 'draft' && isPublished(updated[i]) ? [updated[i]] : []));
-    const published = (await mintEntries(tx, tctx, publish.map((r) => ({ entryId: r.id })))).map((m) => m.entry);
-    const unpublished = await unpublishRows(tx, unpublish.map((r) => r.id));
+    const published = (await mintEntries(tx, tctx, publish.map((r) => ({ entryId: r.id, collectionId: r.collectionId })))).map((m) => m.entry);
+    const unpublished = await unpublishRows(tx, unpublish);
     const changed = new Map([...published, ...unpublished].map((r) => [r.id, r]));
     const final = updated.map((r) => changed.get(r.id) ?? r);
     // Relation targets may be entries this request just published or unpublished.

@@ -153,10 +153,10 @@ export async function deleteEntry(ctx: Ctx, slug: string, uuid: string, force: b
     const row = await liveEntryByUuid(tx, collection.id, uuid, { includeTrashed: force, lock: true });
     if (!row) throw notFound('Entry not found.');
     if (force) {
-      await tx.entry.delete({ where: { id: row.id } });
+      await tx.entry.delete({ where: { id: row.id, collectionId: collection.id } });
       await emitEntryEvent(tx, tctx, collection, 'content.deleted', row);
     } else {
-      const trashed = await tx.entry.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+      const trashed = await tx.entry.update({ where: { id: row.id, collectionId: collection.id }, data: { deletedAt: new Date() } });
       const entry = await serializeEntry(tctx, collection, trashed, writeView());
       await emitEntryEvent(tx, tctx, collection, 'content.trashed', trashed, entry);
     }

@@ -35,13 +35,13 @@ type ReadRow = EntryRow & { xmin: string; password_names: string[]; version_id: 
 const READ = `SELECT ${ENTRY_COLUMNS.text}, e.xmin::text AS xmin, ${passwordNamesSql('e.collection_id')} AS password_names,
     nextval('entry_versions_id_seq')::int AS version_id
   FROM entries e
-  WHERE e.uuid = $1::uuid AND e.collection_id + 0 = $2::int AND e.project_id = $3::int AND e.deleted_at IS NULL`;
+  WHERE e.uuid = $1::uuid AND e.collection_id = $2::int AND e.project_id = $3::int AND e.deleted_at IS NULL`;
 
 /** The publish, or null when it must go through the transaction (see the module comment); 404 without a live entry. */
 export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema, uuid: string): Promise<PublishResult | null> {
   const db = ctx.services.database;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [read] = await db.query<ReadRow>(READ, [uuid.toLowerCase(), collection.id, ctx.project.id], { name: 'cms_entry_for_publish' });
+    const [read] = await db.query<ReadRow>(READ, [uuid.toLowerCase(), collection.id, ctx.project.id]);
     if (!read) throw notFound('Entry not found.');
     const { xmin, password_names: passwords, version_id: versionId, ...row } = read;
     const data = (row.data ?? {}) as Record<string, unknown>;
@@ -54,6 +54,7 @@ export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema,
       id: versionId,
       uuid: randomUUID(),
       entryId: row.id,
+      collectionId: collection.id,
       versionNumber: number,
       label: null,
       description: null,
@@ -71,7 +72,7 @@ export async function publishWithoutLock(ctx: Ctx, collection: CollectionSchema,
       { event: 'content.published', collection: { id: collection.id, uuid: collection.uuid, slug: collection.slug }, entryUuid: row.uuid, locale: row.locale, entry: resource },
     ]);
     const written = await publishIfUnchanged(ctx, {
-      entryId: row.id, xmin, versionId, versionUuid: version.uuid, number, snapshot, fields, at: now, tokenId: version.createdByTokenId, events: event,
+      entryId: row.id, collectionId: collection.id, xmin, versionId, versionUuid: version.uuid, number, snapshot, fields, at: now, tokenId: version.createdByTokenId, events: event,
     });
     if (written) {
       const record = { row: version, createdBy: ctx.actor.kind === 'token' ? { id: ctx.actor.tokenId, name: ctx.actor.name } : null, currentVersionId: versionId, collectionId: collection.id };

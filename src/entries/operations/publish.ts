@@ -80,7 +80,7 @@ export async function unpublishEntryInTransaction(tx: Tx, ctx: Ctx, collection: 
     return { collection, entry: locked, resource: await entryResource(tx, ctx, collection, locked, 'draft'), changed: false };
   }
   const entry = await tx.entry.update({
-    where: { id: locked.id },
+    where: { id: locked.id, collectionId: collection.id },
     data: { state: 'draft', publishedVersionId: null, publishedVersionNumber: null, publishedData: Prisma.DbNull, updatedAt: new Date() },
   });
   const resource = await entryResource(tx, ctx, collection, entry, 'draft');
@@ -104,7 +104,7 @@ export async function revertToVersion(ctx: Ctx, collectionSlug: string, uuid: st
     if (!target) throw notFound('Version not found.');
     const snapshot = target.snapshot as unknown as Snapshot;
     const restored = await restoreDraft(tx, ctx.project.id, collection, snapshot.fields ?? {}, (locked.data ?? {}) as Record<string, unknown>);
-    const published = await mintAndAnnounce(tx, ctx, collection, { entryId: locked.id, draft: restored.data });
+    const published = await mintAndAnnounce(tx, ctx, collection, { entryId: locked.id, collectionId: collection.id, draft: restored.data });
     return { ...published, revertedFrom: number, skipped: restored.skipped };
   }, TX_OPTIONS);
 }

@@ -92,10 +92,12 @@ async function liveTargets(tx: Tx, projectId: number, sites: RefSite[]): Promise
   const alive = new Set<string>();
   const entryUuids = [...new Set(sites.filter((s) => s.kind === 'relation').map((s) => s.uuid))];
   const assetUuids = [...new Set(sites.filter((s) => s.kind === 'media').map((s) => s.uuid))];
-  if (entryUuids.length) {
+  // The relation fields' target collections name the partitions read (entries are partitioned by collection).
+  const targets = [...new Set(sites.flatMap((s) => (s.kind === 'relation' && s.collectionId !== undefined ? [s.collectionId] : [])))];
+  if (entryUuids.length && targets.length) {
     const rows = await tx.$queryRaw<{ uuid: string; collection_id: number }[]>(Prisma.sql`
       SELECT uuid::text AS uuid, collection_id FROM entries
-      WHERE project_id = ${projectId} AND deleted_at IS NULL AND uuid = ANY(${entryUuids}::uuid[])`);
+      WHERE collection_id = ANY(${targets}::int[]) AND project_id = ${projectId} AND deleted_at IS NULL AND uuid = ANY(${entryUuids}::uuid[])`);
     for (const r of rows) {
       alive.add(siteKey('relation', r.uuid));
       alive.add(siteKey('relation', r.uuid, r.collection_id));

@@ -32,7 +32,7 @@ const ATTEMPTS = 3;
 type VersionedRow = EntryRow & { xmin: string };
 
 const SELECT_FOR_SAVE = `SELECT ${ENTRY_COLUMNS.text}, e.xmin::text AS xmin FROM entries e
-  WHERE e.uuid = $1::uuid AND e.collection_id + 0 = $2::int AND e.deleted_at IS NULL`;
+  WHERE e.uuid = $1::uuid AND e.collection_id = $2::int AND e.deleted_at IS NULL`;
 
 /** Whether this save may skip the transaction (see the module comment). */
 export function canSaveWithoutLock(ctx: Ctx, collection: CollectionSchema): boolean {
@@ -53,7 +53,7 @@ export async function saveDraftWithoutLock(
 ): Promise<EntryResource | null> {
   const db = ctx.services.database;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [existing] = await db.query<VersionedRow>(SELECT_FOR_SAVE, [uuid.toLowerCase(), collection.id], { name: 'cms_entry_for_save' });
+    const [existing] = await db.query<VersionedRow>(SELECT_FOR_SAVE, [uuid.toLowerCase(), collection.id]);
     if (!existing) throw notFound('Entry not found.');
     const { xmin, ...row } = existing;
     const bag = new ErrorBag();
@@ -65,7 +65,7 @@ export async function saveDraftWithoutLock(
     const events = contentEventParams([
       { event: 'content.updated', collection: { id: collection.id, uuid: collection.uuid, slug: collection.slug }, entryUuid: row.uuid, locale: saved.locale, entry },
     ]);
-    const written = await saveDraftIfUnchanged(ctx, { entryId: row.id, xmin, data: item.data, locale: saved.locale, at: saved.updatedAt, events });
+    const written = await saveDraftIfUnchanged(ctx, { entryId: row.id, collectionId: collection.id, xmin, data: item.data, locale: saved.locale, at: saved.updatedAt, events });
     if (written) {
       return entry;
     }

@@ -21,12 +21,23 @@ export async function purgeExpiredTrash(services: Services, days: number, slice 
   let total = 0;
   for (;;) {
     const n = await prisma.$transaction(async (tx) => {
-      const gone = await tx.$queryRaw<Array<{ uuid: string; locale: string; projectId: number; collectionId: number }>>(Prisma.sql`
-        DELETE FROM entries WHERE id IN (
-          SELECT id FROM entries
-          WHERE deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => ${days}::int)
-          ORDER BY deleted_at LIMIT ${slice} FOR UPDATE SKIP LOCKED)
-        RETURNING uuid::text AS uuid, locale, project_id AS "projectId", collection_id AS "collectionId"`);
+      // The expired rows first, then each collection's are deleted by a statement that names it: a
+      // DELETE that does not name its partition is planned over every collection's (entries are
+      // partitioned by collection).
+      const expired = await tx.$queryRaw<Array<{ id: number; collection_id: number }>>(Prisma.sql`
+        SELECT id, collection_id FROM entries
+        WHERE deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => ${days}::int)
+        ORDER BY deleted_at LIMIT ${slice} FOR UPDATE SKIP LOCKED`);
+      const byCollection = new Map<number, number[]>();
+      for (const r of expired) byCollection.set(r.collection_id, [...(byCollection.get(r.collection_id) ?? []), r.id]);
+      const gone: Array<{ uuid: string; locale: string; projectId: number; collectionId: number }> = [];
+      for (const [collectionId, ids] of byCollection) {
+        gone.push(
+          ...(await tx.$queryRaw<typeof gone>(Prisma.sql`
+            DELETE FROM entries WHERE collection_id = ${collectionId} AND id = ANY(${ids}::int[])
+            RETURNING uuid::text AS uuid, locale, project_id AS "projectId", collection_id AS "collectionId"`)),
+        );
+      }
       if (gone.length === 0) return 0;
       const projects = await tx.project.findMany({ where: { id: { in: [...new Set(gone.map((g) => g.projectId))] } } });
       const collections = await tx.collection.findMany({

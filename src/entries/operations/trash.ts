@@ -8,7 +8,7 @@ import { emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './entry.ts';
 import { collectionRef } from '../../events/entry-events.ts';
-import { ENTRY_COLUMNS, liveEntryByUuid } from '../store/rows.ts';
+import { ENTRY_COLUMNS, liveEntryByUuid, sameCollection } from '../store/rows.ts';
 import { selectPage, MAX_PAGE_SIZE } from '../reads/list.ts';
 import { serializeEntries, serializeEntry } from '../reads/serialize.ts';
 import { checkRestoreConflicts } from '../values/validate.ts';
@@ -54,7 +54,8 @@ const withDeletedAt = (entry: EntryResource, row: EntryRow): TrashedEntryResourc
 export async function listTrash(ctx: Ctx, slug: string, query: TrashQuery): Promise<TrashPage> {
   authorize(ctx, 'read');
   const collection = await collectionForRequest(ctx, slug);
-  const conds: Prisma.Sql[] = [Prisma.sql`e.collection_id = ${collection.id}`, Prisma.sql`e.deleted_at IS NOT NULL`];
+  const partition = sameCollection('e.collection_id', collection.id);
+  const conds: Prisma.Sql[] = [partition, Prisma.sql`e.deleted_at IS NOT NULL`];
   if (query.locale) conds.push(Prisma.sql`e.locale = ${query.locale}`);
   // Relation targets through the request's loader: a nested filter sees them as the caller may.
   const loadCollection = (id: number) => contentLoaders(ctx).collectionById.load(id);
@@ -63,6 +64,7 @@ export async function listTrash(ctx: Ctx, slug: string, query: TrashQuery): Prom
   const perPage = Math.min(query.paginate ?? DEFAULT_TRASH_PAGE_SIZE, MAX_PAGE_SIZE);
   const page = query.page ?? 1;
   const { rows, total } = await selectPage(ctx.db, Prisma.join(conds, ' AND '), Prisma.sql`e.deleted_at DESC, e.id DESC`, {
+    partition,
     limit: perPage,
     offset: (page - 1) * perPage,
     onePass: false,
@@ -96,7 +98,7 @@ export async function restoreEntry(ctx: Ctx, slug: string, uuid: string, opts: {
       : Prisma.empty;
     const [restored] = await tx.$queryRaw<EntryRow[]>(Prisma.sql`
       UPDATE entries AS e SET deleted_at = NULL, updated_at = now() ${group}
-      WHERE e.id = ${row.id}
+      WHERE ${sameCollection('e.collection_id', collection.id)} AND e.id = ${row.id}
       RETURNING ${ENTRY_COLUMNS}`);
     const entry = await serializeEntry(tctx, collection, restored, { state: 'draft', timestamps: opts.timestamps });
     await emitEntryEvent(tx, tctx, collection, 'content.restored', restored, entry);

@@ -168,7 +168,7 @@ export async function bulkUpdateWithoutLock(
         ...(publishedResources.has(row.id) ? [event('content.published', row, publishedResources.get(row.id))] : []),
       ]),
     );
-    const update = { rows, at: now, tokenId, events };
+    const update = { collectionId: collection.id, rows, at: now, tokenId, events };
     // Only rows whose unique values (or locale) this write changes are rechecked: a row that keeps
     // them held them, committed, when it was read, and the write lands only on that very row version
     // (xmin), so any rival writer's own recheck sees them.

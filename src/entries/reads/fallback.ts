@@ -107,8 +107,10 @@ export async function resolveTargetsAlongChain(ctx: Ctx, targets: Map<string, Re
   if (fallback.chain.length === 0) return;
   const groups = [...new Set([...targets.values()].map((t) => t.translationGroupId).filter((g): g is number => g !== null))];
   if (groups.length === 0) return;
+  // Translation groups stay within a collection: the targets' collections name the partitions read.
+  const collections = [...new Set([...targets.values()].map((t) => t.collectionId))];
   const rows = await readRows<ReadRow>(ctx, Prisma.sql`SELECT DISTINCT ON (e.translation_group_id) ${ENTRY_COLUMNS} FROM entries e
-    WHERE e.translation_group_id = ANY(${groups}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL${visible('e', state)}
+    WHERE e.collection_id = ANY(${collections}::int[]) AND e.translation_group_id = ANY(${groups}::int[]) AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL${visible('e', state)}
       AND e.locale = ANY(${fallback.chain}::text[])
     ORDER BY e.translation_group_id, array_position(${fallback.chain}::text[], e.locale), e.id`);
   const best = new Map(rows.map((r) => [r.translationGroupId, r]));

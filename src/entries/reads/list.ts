@@ -116,7 +116,9 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   const locale = options.locale ?? (collection.isSingleton ? ctx.project.defaultLocale : undefined);
 
   // The collection id inlined: an unfiltered page's text then has no parameter but the locale (page-rows.ts).
-  const live: Prisma.Sql[] = [Prisma.raw(`e.collection_id = ${Number(collection.id)}`), Prisma.sql`e.deleted_at IS NULL`];
+  // It also names the partition every statement of the list reads (entries are partitioned by collection).
+  const partition = Prisma.raw(`e.collection_id = ${Number(collection.id)}`);
+  const live: Prisma.Sql[] = [partition, Prisma.sql`e.deleted_at IS NULL`];
   // Exactly the predicate of the per-field `_p_` indexes, so their bitmap scans need no Filter.
   if (options.state === 'published') live.push(publishedReadCondition('e'));
   const conds = [...live];
@@ -159,11 +161,11 @@ export async function openEntryList(ctx: Ctx, slug: string, options: EntryListOp
   const selectCounted = async (order: Prisma.Sql, limit: number, offset: number, onePass: boolean) => {
     const byId = matchedFirst && !onePass ? idOrder(order) : null;
     if (byId) {
-      const found = await run<RowWithLinks & { total: number }>(matchedPageStatement(countWhere, byId, limit, offset, columns));
+      const found = await run<RowWithLinks & { total: number }>(matchedPageStatement(partition, countWhere, byId, limit, offset, columns));
       return { rows: settle(withoutTotal(found)), total: found[0]?.total ?? 0 };
     }
     const rowsStatement = onePass ? null : linkedPage(order, limit, offset);
-    const found = await pageWith<RowWithLinks>(run, where, order, { limit, offset, onePass, columns, count, rowsStatement });
+    const found = await pageWith<RowWithLinks>(run, where, order, { partition, limit, offset, onePass, columns, count, rowsStatement });
     return { rows: settle(found.rows), total: found.total };
   };
   const plan: ListPlan = { ctx, collection, options, readOpts, hasFilter: filter !== null || search !== null, search, count, select, selectCounted };
@@ -242,10 +244,17 @@ export const countStatement = (where: Prisma.Sql): Prisma.Sql => Prisma.sql`SELE
  * (count(*) OVER ()) while keeping only the ids of the page (a top-N sort over narrow rows), then the
  * page's rows are read by primary key. A page past the end has no row to carry the total.
  */
-export const onePassPageStatement = (where: Prisma.Sql, order: Prisma.Sql, limit: number, offset: number, columns: Prisma.Sql = ENTRY_COLUMNS): Prisma.Sql => Prisma.sql`
+export const onePassPageStatement = (
+  partition: Prisma.Sql,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  limit: number,
+  offset: number,
+  columns: Prisma.Sql = ENTRY_COLUMNS,
+): Prisma.Sql => Prisma.sql`
   SELECT ${columns}, p.total FROM (
     SELECT e.id, count(*) OVER ()::int AS total FROM entries e WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
-  ) p JOIN entries e ON e.id = p.id ORDER BY ${order}`;
+  ) p JOIN entries e ON ${partition} AND e.id = p.id ORDER BY ${order}`;
 
 /** The direction of an order by id alone (`sort` unset, `id:asc` or `id:desc`), else null. */
 const idOrder = (order: Prisma.Sql): 'ASC' | 'DESC' | null =>
@@ -260,12 +269,19 @@ const idOrder = (order: Prisma.Sql): 'ASC' | 'DESC' | null =>
  * COUNT read every match again; each was planned and sent on its own. A page past the end still
  * carries the total: one row whose columns are null (withoutTotal drops it).
  */
-export const matchedPageStatement = (where: Prisma.Sql, dir: 'ASC' | 'DESC', limit: number, offset: number, columns: Prisma.Sql = ENTRY_COLUMNS): Prisma.Sql => {
+export const matchedPageStatement = (
+  partition: Prisma.Sql,
+  where: Prisma.Sql,
+  dir: 'ASC' | 'DESC',
+  limit: number,
+  offset: number,
+  columns: Prisma.Sql = ENTRY_COLUMNS,
+): Prisma.Sql => {
   const direction = Prisma.raw(dir);
   return Prisma.sql`WITH list_matches AS MATERIALIZED (SELECT e.id FROM entries e WHERE ${where})
   SELECT ${columns}, list_total.total FROM (SELECT count(*)::int AS total FROM list_matches) list_total
     LEFT JOIN (SELECT m.id FROM list_matches m ORDER BY m.id ${direction} LIMIT ${limit} OFFSET ${offset}) list_page ON TRUE
-    LEFT JOIN entries e ON e.id = list_page.id
+    LEFT JOIN entries e ON ${partition} AND e.id = list_page.id
    ORDER BY e.id ${direction}`;
 };
 
@@ -293,7 +309,7 @@ export function selectPage(
   db: Tx,
   where: Prisma.Sql,
   order: Prisma.Sql,
-  opts: { limit: number; offset: number; onePass: boolean },
+  opts: { partition: Prisma.Sql; limit: number; offset: number; onePass: boolean },
 ): Promise<{ rows: EntryRow[]; total: number }> {
   return pageWith((statement) => db.$queryRaw(statement), where, order, opts);
 }
@@ -303,7 +319,7 @@ export async function pageWith<R extends ReadRow = EntryRow>(
   run: StatementRunner,
   where: Prisma.Sql,
   order: Prisma.Sql,
-  opts: { limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; count?: Prisma.Sql; rowsStatement?: RowsStatement | null },
+  opts: { partition: Prisma.Sql; limit: number; offset: number; onePass: boolean; columns?: Prisma.Sql; countWhere?: Prisma.Sql; count?: Prisma.Sql; rowsStatement?: RowsStatement | null },
 ): Promise<{ rows: R[]; total: number }> {
   const { limit, offset } = opts;
   const columns = opts.columns ?? ENTRY_COLUMNS;
@@ -319,7 +335,7 @@ export async function pageWith<R extends ReadRow = EntryRow>(
     ]);
     return { rows, total };
   }
-  const found = await run<R & { total: number }>(onePassPageStatement(where, order, limit, offset, columns));
+  const found = await run<R & { total: number }>(onePassPageStatement(opts.partition, where, order, limit, offset, columns));
   if (found.length === 0) {
     const total = offset === 0 ? 0 : (await run<{ total: number }>(count))[0].total;
     return { rows: [], total };

@@ -8,7 +8,8 @@ import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import type { ReadRow } from './read-rows.ts';
 
-const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.uuid = ANY($1::uuid[])`;
+// Unnamed, so it is planned with its values: the collection ids then name the partitions it reads.
+const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.collection_id = ANY($2::int[]) AND e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `
   SELECT id, uuid::text AS uuid, project_id AS "projectId", filename, original_filename AS "originalFilename",
          mime_type AS "mimeType", size, storage_key AS "storageKey", metadata, created_at AS "createdAt",
@@ -16,8 +17,13 @@ const ASSETS_BY_UUID = `
     FROM assets WHERE uuid = ANY($1::uuid[]) AND project_id = $2 AND deleted_at IS NULL`;
 
 export interface ContentLoaders {
-  /** Live (not soft-deleted) entries of the project by UUID. */
+  /**
+   * Live (not soft-deleted) entries of the project by UUID, looked up in the collections of
+   * `linkTargets` (entries are partitioned by collection: a lookup names the partitions it reads).
+   */
   entryByUuid: DataLoader<string, ReadRow | null>;
+  /** The collections relation fields being hydrated link to (they are looked up among the project's). */
+  linkTargets: Set<number>;
   /** Live assets of the project by UUID. */
   assetByUuid: DataLoader<string, Asset | null>;
   /** Collections of the project with their field trees, by internal id. */
@@ -33,16 +39,22 @@ export interface ContentLoaders {
 export function contentLoaders(ctx: Ctx): ContentLoaders {
   return memo(ctx, 'content:loaders', () => {
     const projectId = ctx.project.id;
+    const linkTargets = new Set<number>();
+    let projectCollections: Promise<number[]> | undefined;
     return {
+      linkTargets,
       entryByUuid: new DataLoader<string, ReadRow | null>(async (keys) => {
         const uuids = keys.filter(isUuid).map((k) => k.toLowerCase());
-        // By UUID alone, so only the unique index can serve it (see sameCollection in rows.ts).
         const { db, database: plain } = await readSource(ctx);
-        const rows = !uuids.length
+        // A relation may link any collection of the project (nested levels, GraphQL resolvers): the
+        // project's collections name the partitions read, so the lookup costs what this project holds.
+        projectCollections ??= db.collection.findMany({ where: { projectId }, select: { id: true } }).then((r) => r.map((c) => c.id));
+        const targets = [...new Set([...linkTargets, ...(await projectCollections)])];
+        const rows = !uuids.length || !targets.length
           ? []
           : plain
-            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids], { name: 'cms_entries_by_uuid' })
-            : await db.entry.findMany({ where: { uuid: { in: uuids } } });
+            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids, targets])
+            : await db.entry.findMany({ where: { collectionId: { in: targets }, uuid: { in: uuids } } });
         const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),

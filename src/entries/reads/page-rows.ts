@@ -47,7 +47,7 @@ export function linkedPageStatement(ctx: Ctx, read: ReadColumns, page: LinkedPag
   // The outer ORDER BY keeps the page's order without relying on the CTE scan's order.
   const statement = Prisma.sql`WITH p AS MATERIALIZED (
     SELECT e.* FROM entries e WHERE ${page.where} ORDER BY ${page.order} LIMIT ${Prisma.raw(String(page.limit))})
-  SELECT ${read.entry}, ${pageLinkedColumn(page.state, names, page.projectId, read.shape)} AS linked FROM p e ORDER BY ${page.order}`;
+  SELECT ${read.entry}, ${pageLinkedColumn(page.state, names, read.targets ?? Prisma.raw('false'), page.projectId, read.shape)} AS linked FROM p e ORDER BY ${page.order}`;
   const name = statementName(statement.text, 'page');
   return name === undefined ? null : { statement, name };
 }

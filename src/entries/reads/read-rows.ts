@@ -85,6 +85,26 @@ export function hydratedRelationNames(collection: CollectionSchema): string[] {
   return collection.fields.filter((f) => f.type === 'relation' && isVisibleField(f)).map((f) => f.name);
 }
 
+/**
+ * The collections those relation fields link to, as a condition on `alias.collection_id` with the ids
+ * as literals: it names the partitions a linked-row lookup reads, so the lookup is planned over them
+ * alone (entries are partitioned by collection), prepared or not. A relation field only ever links
+ * entries of its target collection (src/entries/values/references.ts).
+ */
+export function linkedCollectionsCondition(collection: CollectionSchema, alias: string): Prisma.Sql {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(alias)) throw new Error(`invalid SQL alias ${alias}`);
+  const ids = [
+    ...new Set(
+      collection.fields
+        .filter((f) => f.type === 'relation' && isVisibleField(f))
+        .map((f) => Number(f.options.relation?.collection))
+        .filter((id) => Number.isSafeInteger(id)),
+    ),
+  ].sort((a, b) => a - b);
+  if (ids.length === 0) return Prisma.raw('false');
+  return Prisma.raw(ids.length === 1 ? `${alias}.collection_id = ${ids[0]}` : `${alias}.collection_id IN (${ids.join(', ')})`);
+}
+
 /** The linked rows of `entries t` as a JSON array under EntryRow keys (see LinkedJson). */
 const LINKED_ROWS = Prisma.raw(`json_agg(json_build_object(
     'id', t.id, 'uuid', t.uuid::text, 'projectId', t.project_id, 'collectionId', t.collection_id, 'locale', t.locale,
@@ -137,10 +157,10 @@ const linkTargets = (from: Prisma.Sql, row: string, column: 'data' | 'published_
  * (`$names`, a text[] parameter) name in the copy being read, as a JSON array of rows under
  * EntryRow keys. Served by the unique UUID index (one probe per link).
  */
-const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql, shape: RowShape): Prisma.Sql => Prisma.sql`(
+const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql, targets: Prisma.Sql, shape: RowShape): Prisma.Sql => Prisma.sql`(
   SELECT ${LINKED_ROWS_OF[shape][column]}
   FROM entries t
-  WHERE t.uuid = ANY (ARRAY(SELECT l.v::uuid ${linkTargets(Prisma.empty, 'e', column, names)}))
+  WHERE ${targets} AND t.uuid = ANY (ARRAY(SELECT l.v::uuid ${linkTargets(Prisma.empty, 'e', column, names)}))
     AND t.project_id = e.project_id AND t.deleted_at IS NULL)`;
 
 /**
@@ -148,10 +168,10 @@ const linkedColumn = (column: 'data' | 'published_data', names: Prisma.Sql, shap
  * links of every row of the page in one read, carried by the page's lowest id (takeLinked gathers
  * them from any row). `names` and `projectId` are SQL literals, so the text has no parameter.
  */
-export const pageLinkedColumn = (state: ReadState, names: Prisma.Sql, projectId: number, shape: RowShape): Prisma.Sql => Prisma.sql`CASE WHEN e.id = (SELECT min(id) FROM p) THEN (
+export const pageLinkedColumn = (state: ReadState, names: Prisma.Sql, targets: Prisma.Sql, projectId: number, shape: RowShape): Prisma.Sql => Prisma.sql`CASE WHEN e.id = (SELECT min(id) FROM p) THEN (
   SELECT ${LINKED_ROWS_OF[shape][state === 'draft' ? 'data' : 'published_data']}
   FROM entries t
-  WHERE t.uuid = ANY (ARRAY(SELECT DISTINCT l.v::uuid ${linkTargets(Prisma.raw('p AS q, '), 'q', state === 'draft' ? 'data' : 'published_data', names)}))
+  WHERE ${targets} AND t.uuid = ANY (ARRAY(SELECT DISTINCT l.v::uuid ${linkTargets(Prisma.raw('p AS q, '), 'q', state === 'draft' ? 'data' : 'published_data', names)}))
     AND t.project_id = ${Prisma.raw(String(Math.trunc(projectId)))} AND t.deleted_at IS NULL) END`;
 
 /**
@@ -230,10 +250,11 @@ export function readColumns(ctx: Ctx, collection: CollectionSchema, state: ReadS
   let built = columnsBySchema.get(collection);
   if (!built) {
     const links = hydratedRelationNames(collection);
+    const targets = linkedCollectionsCondition(collection, 't');
     const make = (base: Prisma.Sql, column: 'data' | 'published_data', linked: RowShape): ReadColumns =>
       links.length === 0
         ? { columns: base, entry: base, links, shape: linked }
-        : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`, linked)} AS linked`, entry: base, links, shape: linked };
+        : { columns: Prisma.sql`${base}, ${linkedColumn(column, Prisma.sql`${links}`, targets, linked)} AS linked`, entry: base, links, targets, shape: linked };
     built = {
       full: { draft: make(ENTRY_COLUMNS, 'data', 'full'), published: make(PUBLISHED_COLUMNS, 'published_data', 'full') },
       slim: { draft: make(SLIM_COLUMNS.draft, 'data', 'slim'), published: make(SLIM_COLUMNS.published, 'published_data', 'slim') },
@@ -249,6 +270,8 @@ export interface ReadColumns {
   entry: Prisma.Sql;
   /** The relation fields whose targets the `linked` column carries (none: no such column). */
   links: string[];
+  /** The condition naming the collections those fields link to, over `entries t` (linkedCollectionsCondition). */
+  targets?: Prisma.Sql;
   /** The shape of the `linked` column's rows. */
   shape: RowShape;
 }

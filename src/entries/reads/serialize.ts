@@ -130,8 +130,11 @@ export async function serializeEntries(ctx: Ctx, collection: CollectionSchema, r
   const relationUuids = new Set<string>();
   const mediaUuids = new Set<string>();
   const collect = (field: FieldDef, value: unknown) => {
-    if (field.type === 'relation') for (const u of refsOf(value)) relationUuids.add(u.toLowerCase());
-    else if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
+    if (field.type === 'relation') {
+      const target = Number(field.options.relation?.collection);
+      if (Number.isSafeInteger(target)) loaders.linkTargets.add(target);
+      for (const u of refsOf(value)) relationUuids.add(u.toLowerCase());
+    } else if (field.type === 'media') for (const u of refsOf(value)) mediaUuids.add(u.toLowerCase());
   };
   for (const data of datas) forEachVisibleValue(collection.fields, data, collect);
 

@@ -10,12 +10,15 @@ export const isPublished = (row: EntryRow): boolean => row.state !== 'draft' || 
  * Unpublishes many entries with one UPDATE, as the single unpublish does for one: back to draft,
  * pointer and published copy cleared, every version kept. The rows must already be locked.
  */
-export async function unpublishRows(tx: Tx, ids: number[]): Promise<EntryRow[]> {
-  if (ids.length === 0) return [];
+export async function unpublishRows(tx: Tx, rows: Array<Pick<EntryRow, 'id' | 'collectionId'>>): Promise<EntryRow[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  // The collections name the partitions the statement is planned over.
+  const collections = [...new Set(rows.map((r) => r.collectionId))];
   return tx.$queryRaw<EntryRow[]>(Prisma.sql`
     UPDATE entries AS e SET state = 'draft', published_version_id = NULL, published_version_number = NULL,
       published_data = NULL, updated_at = now()
-    WHERE e.id = ANY(${ids}::int[])
+    WHERE e.collection_id = ANY(${collections}::int[]) AND e.id = ANY(${ids}::int[])
     RETURNING ${ENTRY_COLUMNS}`);
 }
 
@@ -32,13 +35,13 @@ export async function trashByUuid(tx: Tx, collection: CollectionSchema, uuids: s
       ORDER BY id FOR UPDATE
     )
     UPDATE entries AS e SET deleted_at = now(), updated_at = now()
-    FROM locked WHERE e.id = locked.id
+    FROM locked WHERE ${sameCollection('e.collection_id', collection.id)} AND e.id = locked.id
     RETURNING ${ENTRY_COLUMNS}`);
 }
 
 /**
  * Removes the entries of the collection with these UUIDs for good, trashed ones included (as the
- * single force delete does); their versions go with them (ON DELETE CASCADE).
+ * single force delete does); their versions go with them (the entries_versions_cascade_x trigger).
  */
 export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<Array<Pick<EntryRow, 'uuid' | 'locale'>>> {
   return tx.$queryRaw<Array<Pick<EntryRow, 'uuid' | 'locale'>>>(Prisma.sql`
@@ -47,6 +50,6 @@ export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids:
       WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)}
       ORDER BY id FOR UPDATE
     )
-    DELETE FROM entries AS e USING locked WHERE e.id = locked.id
+    DELETE FROM entries AS e USING locked WHERE ${sameCollection('e.collection_id', collection.id)} AND e.id = locked.id
     RETURNING e.uuid::text AS uuid, e.locale`);
 }

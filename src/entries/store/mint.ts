@@ -17,6 +17,7 @@ export interface Minted {
 
 interface LockedEntry {
   id: number;
+  collection_id: number;
   uuid: string;
   locale: string;
   translation_group_id: number | null;
@@ -39,8 +40,8 @@ interface LockedEntry {
  * password change. A password field whose definition was soft-deleted still counts as a password,
  * unless a live field of another type has taken its name.
  */
-export async function mintVersion(tx: Tx, ctx: Ctx, entryId: number): Promise<EntryVersion> {
-  const [minted] = await mintEntries(tx, ctx, [{ entryId }]);
+export async function mintVersion(tx: Tx, ctx: Ctx, collectionId: number, entryId: number): Promise<EntryVersion> {
+  const [minted] = await mintEntries(tx, ctx, [{ entryId, collectionId }]);
   return minted.version;
 }
 
@@ -49,8 +50,8 @@ export async function mintVersion(tx: Tx, ctx: Ctx, entryId: number): Promise<En
  * Returns one version per input id, in input order; an id given twice is published once. Any id that
  * is missing, soft-deleted or of another project is a 404 before anything is written.
  */
-export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promise<EntryVersion[]> {
-  const minted = await mintEntries(tx, ctx, entryIds.map((entryId) => ({ entryId })));
+export async function mintVersions(tx: Tx, ctx: Ctx, collectionId: number, entryIds: number[]): Promise<EntryVersion[]> {
+  const minted = await mintEntries(tx, ctx, entryIds.map((entryId) => ({ entryId, collectionId })));
   return minted.map((m) => m.version);
 }
 
@@ -58,7 +59,9 @@ export async function mintVersions(tx: Tx, ctx: Ctx, entryIds: number[]): Promis
  * An entry to publish, by id, or by UUID within a collection (a publish by URL: the lock statement
  * finds the row, so the request needs no lookup of its own before the transaction).
  */
-export type MintTarget = ({ entryId: number } | { uuid: string; collectionId: number }) & {
+export type MintTarget = ({ entryId: number } | { uuid: string }) & {
+  /** The entry's collection: names the partition its row is locked and written in. */
+  collectionId: number;
   /** Replaces the working draft before it is snapshotted (revert); omitted = publish the draft as is. */
   draft?: Record<string, unknown>;
 };
@@ -77,12 +80,13 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
   const ids = [...new Set(targets.flatMap((t) => ('entryId' in t ? [t.entryId] : [])))];
   const byUuid = targets.flatMap((t) => ('uuid' in t ? [t] : []));
   const uuids = byUuid.map((t) => t.uuid.toLowerCase());
+  const collections = [...new Set(targets.map((t) => t.collectionId))];
   // ORDER BY sits below the row-locking step in the plan, so rows are locked in id order.
   const locked = await tx.$queryRaw<LockedEntry[]>(Prisma.sql`
     SELECT e.id, e.uuid::text AS uuid, e.locale, e.translation_group_id, e.last_version_number, e.data,
-      ${passwordNames(Prisma.sql`e.collection_id`)} AS password_names
+      e.collection_id, ${passwordNames(Prisma.sql`e.collection_id`)} AS password_names
     FROM entries e
-    WHERE (e.id = ANY(${ids}::int[])
+    WHERE e.collection_id = ANY(${collections}::int[]) AND (e.id = ANY(${ids}::int[])
         OR (e.uuid, e.collection_id) IN (SELECT * FROM unnest(${uuids}::uuid[], ${byUuid.map((t) => t.collectionId)}::int[])))
       AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL
     ORDER BY e.id
@@ -105,6 +109,7 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
       id: 0,
       uuid: randomUUID(),
       entryId: entry.id,
+      collectionId: entry.collection_id,
       versionNumber: entry.last_version_number + 1,
       label: null,
       description: null,
@@ -119,6 +124,7 @@ export async function mintEntries(tx: Tx, ctx: Ctx, targets: MintTarget[]): Prom
     versions.set(entry.id, version);
     return {
       entry_id: entry.id,
+      collection_id: entry.collection_id,
       uuid: version.uuid,
       number: version.versionNumber,
       locale: entry.locale,

@@ -64,7 +64,7 @@ export async function insertEntries(tx: Tx, ctx: Ctx, collection: CollectionSche
 export async function publishCreated(tx: Tx, ctx: Ctx, rows: EntryRow[], items: ValidatedEntry[]): Promise<EntryRow[]> {
   const toPublish = rows.filter((r, i) => items[i].state === 'published' && r.publishedVersionId === null);
   if (toPublish.length === 0) return rows;
-  const minted = await mintEntries(tx, ctx, toPublish.map((r) => ({ entryId: r.id })));
+  const minted = await mintEntries(tx, ctx, toPublish.map((r) => ({ entryId: r.id, collectionId: r.collectionId })));
   const byId = new Map(minted.map((m) => [m.entry.id, m.entry]));
   return rows.map((r) => byId.get(r.id) ?? r);
 }
@@ -73,13 +73,13 @@ export async function publishCreated(tx: Tx, ctx: Ctx, rows: EntryRow[], items: 
  * Stores new working drafts (and locales) of existing entries with one UPDATE. Saving never publishes
  * and never mints a version (docs/entries.md): the published pointer and copy stay, the draft is dirty.
  */
-export async function updateEntries(tx: Tx, _ctx: Ctx, _collection: CollectionSchema, items: ValidatedEntry[]): Promise<EntryRow[]> {
+export async function updateEntries(tx: Tx, _ctx: Ctx, collection: CollectionSchema, items: ValidatedEntry[]): Promise<EntryRow[]> {
   if (items.length === 0) return [];
   const payload = items.map((i) => ({ id: i.existing!.id, data: i.data, locale: i.locale }));
   const fresh = await tx.$queryRaw<EntryRow[]>(Prisma.sql`
     UPDATE entries AS e SET data = v.data, locale = v.locale, is_draft_dirty = true, updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS v(id int, data jsonb, locale text)
-    WHERE e.id = v.id
+    WHERE ${sameCollection('e.collection_id', collection.id)} AND e.id = v.id
     RETURNING ${ENTRY_COLUMNS}`);
   const byId = new Map(fresh.map((r) => [r.id, r]));
   return payload.map((p) => byId.get(p.id)!);

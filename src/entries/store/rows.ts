@@ -13,13 +13,18 @@ export const ENTRY_COLUMNS = Prisma.sql`
   e.published_updated_at AS "publishedUpdatedAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.deleted_at AS "deletedAt"`;
 
 /**
- * `<column> = <collection id>` in a form no partial index predicate matches. Lookups by UUID add it
- * so the planner can only probe the unique UUID index: per-field filter indexes are partial on
- * `collection_id = <id> AND deleted_at IS NULL`, and with statistics gone stale (a growing table,
- * autovacuum behind or off) the planner was seen walking a whole collection through one of them,
- * filtering on the UUID, instead of the one-row probe.
+ * `<column> = <collection id>`: names the partition (entries are partitioned by collection, so the
+ * statement is planned over that one table) and, with the UUID, every column of the unique
+ * `(uuid, collection_id)` index, whose exact one-row estimate the planner always prefers to walking
+ * the collection through a per-field partial index, whatever the statistics say. The id is a literal,
+ * so prepared statements (named per text, src/entries/reads/read-rows.ts) are planned over the
+ * partition too; their number is bounded there.
  */
-export const sameCollection = (column: string, collectionId: number): Prisma.Sql => Prisma.sql`${Prisma.raw(column)} + 0 = ${collectionId}`;
+export const sameCollection = (column: string, collectionId: number): Prisma.Sql => {
+  if (!/^[a-z_][a-z0-9_]{0,62}(\.[a-z_][a-z0-9_]{0,62})?$/.test(column)) throw new Error(`invalid SQL column ${column}`);
+  // A literal, not a parameter: a prepared statement's generic plan then names the partition too.
+  return Prisma.raw(`${column} = ${Math.trunc(collectionId)}`);
+};
 
 /** One live entry by UUID through the unique index (see sameCollection), or null. */
 export async function liveEntryByUuid(db: Tx, collectionId: number, uuid: string, opts: { lock?: boolean; includeTrashed?: boolean } = {}): Promise<EntryRow | null> {

@@ -35,7 +35,8 @@ export interface UnlockedUpdateRow {
  * Rows are locked in id order, and only those whose `xmin` is unchanged; unless every item's row is
  * (`$2` of them), no CTE writes anything. A publishing item's UPDATE is what `movePointers` in
  * ./version-statement.ts leaves, plus the new draft and locale; the others get what a draft save leaves.
- * $1 the rows, $2 their number, $3 time, $4 token, $5 project, $6 source, $7-$8 the events.
+ * $1 the rows, $2 their number, $3 time, $4 token, $5 project, $6 source, $7-$8 the events, $9 the
+ * collection (bound, and the statement unnamed: planned with it, over that collection's partition alone).
  */
 const UPDATE_IF_UNCHANGED = `WITH input AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(entry_id int, xmin text, data jsonb, locale text, version_id int, version_uuid uuid,
@@ -43,7 +44,7 @@ const UPDATE_IF_UNCHANGED = `WITH input AS (
   ),
   l AS (
     SELECT e.id FROM entries e JOIN input i ON i.entry_id = e.id
-    WHERE e.xmin = i.xmin::xid AND e.deleted_at IS NULL
+    WHERE e.collection_id = $9::int AND e.xmin = i.xmin::xid AND e.deleted_at IS NULL
     ORDER BY e.id
     FOR UPDATE OF e
   ),
@@ -63,7 +64,7 @@ const UPDATE_IF_UNCHANGED = `WITH input AS (
       published_at = CASE WHEN i.version_id IS NULL THEN t.published_at ELSE COALESCE(t.published_at, $3::timestamptz) END,
       updated_at = $3::timestamptz
     FROM input i
-    WHERE t.id = i.entry_id AND (SELECT all_unchanged FROM ok)
+    WHERE t.collection_id = $9::int AND t.id = i.entry_id AND (SELECT all_unchanged FROM ok)
     RETURNING t.*
   ),
   v AS (
@@ -73,6 +74,7 @@ const UPDATE_IF_UNCHANGED = `WITH input AS (
       id: 'i.version_id',
       uuid: 'i.version_uuid',
       entryId: 'i.entry_id',
+      collection: '$9::int',
       number: 'i.number',
       locale: 'u.locale',
       group: 'u.translation_group_id',
@@ -88,6 +90,7 @@ const UPDATE_IF_UNCHANGED = `WITH input AS (
   SELECT 1 FROM u`;
 
 export interface UnlockedUpdate {
+  collectionId: number;
   rows: UnlockedUpdateRow[];
   at: Date;
   tokenId: number | null;
@@ -96,12 +99,12 @@ export interface UnlockedUpdate {
 }
 
 const updateParams = (ctx: Ctx, u: UnlockedUpdate): unknown[] => [
-  JSON.stringify(u.rows), u.rows.length, u.at.toISOString(), u.tokenId, ctx.project.id, ctx.source, u.events.rows, u.events.entries,
+  JSON.stringify(u.rows), u.rows.length, u.at.toISOString(), u.tokenId, ctx.project.id, ctx.source, u.events.rows, u.events.entries, u.collectionId,
 ];
 
 /** The update as one statement, if no row changed since it was read: true when it was written (events included). */
 export function updateIfUnchanged(ctx: Ctx, u: UnlockedUpdate): Promise<boolean> {
-  return writeWithEvents(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u), 'cms_bulk_update_if_unchanged');
+  return writeWithEvents(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u));
 }
 
 /**
@@ -112,5 +115,5 @@ export function updateIfUnchanged(ctx: Ctx, u: UnlockedUpdate): Promise<boolean>
  * locked transaction, which names the item and field).
  */
 export function updateIfUnchangedAndAccepted(ctx: Ctx, u: UnlockedUpdate, accept: (query: TxQuery) => Promise<boolean>): Promise<'written' | 'changed' | 'refused'> {
-  return writeWithEventsIfAccepted(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u), 'cms_bulk_update_if_unchanged', accept);
+  return writeWithEventsIfAccepted(ctx, UPDATE_IF_UNCHANGED, updateParams(ctx, u), undefined, accept);
 }

@@ -39,6 +39,8 @@ interface VersionValues {
   id: string;
   uuid: string;
   entryId: string;
+  /** The entry's collection id. */
+  collection: string;
   number: string;
   locale: string;
   group: string;
@@ -49,8 +51,8 @@ interface VersionValues {
   returning?: string;
 }
 
-export const insertVersions = (v: VersionValues): string => `INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
-    SELECT ${v.id}, ${v.uuid}, ${v.entryId}, ${v.number}, ${v.locale}, ${v.group}, ${v.snapshot}, ${v.at}, ${v.at}, ${v.at}, ${v.token}
+export const insertVersions = (v: VersionValues): string => `INSERT INTO entry_versions (id, uuid, entry_id, collection_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at, created_by_token_id)
+    SELECT ${v.id}, ${v.uuid}, ${v.entryId}, ${v.collection}, ${v.number}, ${v.locale}, ${v.group}, ${v.snapshot}, ${v.at}, ${v.at}, ${v.at}, ${v.token}
     FROM ${v.from}${v.where ? ` WHERE ${v.where}` : ''}${v.returning ? `\n    RETURNING ${v.returning}` : ''}`;
 
 /**
@@ -66,6 +68,8 @@ export const pruneVersions = (from: string, entryId: string, floor: string): str
 
 interface PointerMove {
   from: string;
+  /** The condition on `t.collection_id` that names the entries' partitions (a literal or a bound value). */
+  collection: string;
   entryId: string;
   versionId: string;
   number: string;
@@ -88,7 +92,7 @@ const movePointers = (p: PointerMove): string => `UPDATE entries AS t SET${p.dra
       published_at = COALESCE(t.published_at, ${p.at}),
       updated_at = ${p.at}
     FROM ${p.from}
-    WHERE t.id = ${p.entryId}
+    WHERE t.collection_id ${p.collection} AND t.id = ${p.entryId}
     RETURNING ${p.returning}`;
 
 /** The placeholders of an event insert: project id, source, and the two contentEventParams. */
@@ -108,7 +112,7 @@ export const eventsCte = (p: EventPlaceholders, written: string, gate: string): 
  * told. No NOTIFY rides in it: a NOTIFY takes a cluster-wide lock at commit, and other replicas'
  * readers are woken by the hint sent after the write (src/db/change-hints.ts) or their poll.
  */
-export async function writeWithEvents(ctx: Ctx, text: string, params: unknown[], name: string): Promise<boolean> {
+export async function writeWithEvents(ctx: Ctx, text: string, params: unknown[], name?: string): Promise<boolean> {
   const written = await ctx.services.database.query(text, params, { name });
   if (written.length === 0) return false;
   outboxWritten(ctx);
@@ -120,6 +124,7 @@ export async function writeWithEvents(ctx: Ctx, text: string, params: unknown[],
 /** One version to mint on a locked entry (src/entries/store/mint.ts computes it from the locked row). */
 export interface MintRow {
   entry_id: number;
+  collection_id: number;
   uuid: string;
   number: number;
   locale: string;
@@ -132,43 +137,45 @@ export interface MintRow {
 
 const MINT = `WITH input AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS r(entry_id int, uuid uuid, number int, locale text, translation_group_id int, snapshot jsonb, fields jsonb, draft jsonb, floor int)
+      AS r(entry_id int, collection_id int, uuid uuid, number int, locale text, translation_group_id int, snapshot jsonb, fields jsonb, draft jsonb, floor int)
   ),
   v AS (
-    ${insertVersions({ from: 'input i', id: `nextval('entry_versions_id_seq')`, uuid: 'i.uuid', entryId: 'i.entry_id', number: 'i.number', locale: 'i.locale', group: 'i.translation_group_id', snapshot: 'i.snapshot', at: '$2::timestamptz', token: '$3::int', returning: 'id, entry_id' })}
+    ${insertVersions({ from: 'input i', id: `nextval('entry_versions_id_seq')`, uuid: 'i.uuid', entryId: 'i.entry_id', collection: 'i.collection_id', number: 'i.number', locale: 'i.locale', group: 'i.translation_group_id', snapshot: 'i.snapshot', at: '$2::timestamptz', token: '$3::int', returning: 'id, entry_id' })}
   ),
   pruned AS (
     ${pruneVersions('input i', 'i.entry_id', 'i.floor')}
   ),
   e AS (
-    ${movePointers({ from: 'input i JOIN v ON v.entry_id = i.entry_id', entryId: 'i.entry_id', versionId: 'v.id', number: 'i.number', fields: 'i.fields', at: '$2::timestamptz', draft: 'i.draft', returning: 't.*, v.id AS version_id' })}
+    ${movePointers({ from: 'input i JOIN v ON v.entry_id = i.entry_id', collection: '= ANY($4::int[])', entryId: 'i.entry_id', versionId: 'v.id', number: 'i.number', fields: 'i.fields', at: '$2::timestamptz', draft: 'i.draft', returning: 't.*, v.id AS version_id' })}
   )
   SELECT ${ENTRY_COLUMNS.text}, e.version_id AS "versionId" FROM e`;
 
 /** Inserts the versions, prunes by plan and moves every pointer, in one statement; the entry rows as left, each with its new version's id. */
 export function writeMintedVersions(tx: Tx, rows: MintRow[], at: Date, tokenId: number | null): Promise<Array<Entry & { versionId: number }>> {
-  return tx.$queryRawUnsafe<Array<Entry & { versionId: number }>>(MINT, JSON.stringify(rows), at.toISOString(), tokenId);
+  const collections = [...new Set(rows.map((r) => r.collection_id))];
+  return tx.$queryRawUnsafe<Array<Entry & { versionId: number }>>(MINT, JSON.stringify(rows), at.toISOString(), tokenId, collections);
 }
 
 // ── The publish that needs no lock (src/entries/operations/publish-without-lock.ts).
 
 const PUBLISH_IF_UNCHANGED = `WITH l AS (
-    SELECT id, locale, translation_group_id FROM entries WHERE id = $1::int AND xmin = $2::text::xid AND deleted_at IS NULL FOR UPDATE
+    SELECT id, locale, translation_group_id FROM entries WHERE collection_id = $15::int AND id = $1::int AND xmin = $2::text::xid AND deleted_at IS NULL FOR UPDATE
   ),
   v AS (
-    ${insertVersions({ from: 'l', id: '$3::int', uuid: '$4::uuid', entryId: 'l.id', number: '$5::int', locale: 'l.locale', group: 'l.translation_group_id', snapshot: '$6::jsonb', at: '$8::timestamptz', token: '$9::int', returning: 'id, entry_id' })}
+    ${insertVersions({ from: 'l', id: '$3::int', uuid: '$4::uuid', entryId: 'l.id', collection: '$15::int', number: '$5::int', locale: 'l.locale', group: 'l.translation_group_id', snapshot: '$6::jsonb', at: '$8::timestamptz', token: '$9::int', returning: 'id, entry_id' })}
   ),
   pruned AS (
     ${pruneVersions('l', 'l.id', '$10::int')}
   ),
   e AS (
-    ${movePointers({ from: 'v', entryId: 'v.entry_id', versionId: 'v.id', number: '$5::int', fields: '$7::jsonb', at: '$8::timestamptz', returning: 't.*' })}
+    ${movePointers({ from: 'v', collection: '= $15::int', entryId: 'v.entry_id', versionId: 'v.id', number: '$5::int', fields: '$7::jsonb', at: '$8::timestamptz', returning: 't.*' })}
   ),
   ${eventsCte({ project: '$11::int', source: '$12::text', rows: '$13', entries: '$14' }, 'e', 'EXISTS (SELECT 1 FROM e)')}
   SELECT 1 FROM e`;
 
 export interface UnlockedPublish {
   entryId: number;
+  collectionId: number;
   /** The row version the publish was computed from; nothing is written when the row has changed since. */
   xmin: string;
   versionId: number;
@@ -189,9 +196,9 @@ export function publishIfUnchanged(ctx: Ctx, p: UnlockedPublish): Promise<boolea
     PUBLISH_IF_UNCHANGED,
     [
       p.entryId, p.xmin, p.versionId, p.versionUuid, p.number, JSON.stringify(p.snapshot), JSON.stringify(p.fields), p.at.toISOString(), p.tokenId,
-      retentionFloor(ctx.project.plan, p.number), ctx.project.id, ctx.source, p.events.rows, p.events.entries,
+      retentionFloor(ctx.project.plan, p.number), ctx.project.id, ctx.source, p.events.rows, p.events.entries, p.collectionId,
     ],
-    'cms_publish_if_unchanged',
+    // Unnamed: planned with the collection id, so over that collection's partition alone.
   );
 }
 
@@ -222,6 +229,7 @@ const createCtes = (c: { project: string; collection: string; group: string; at:
       id: 'i.version_id',
       uuid: 'gen_random_uuid()',
       entryId: 'i.id',
+      collection: c.collection,
       number: '1',
       locale: 'i.locale',
       group: c.group,
@@ -305,7 +313,7 @@ export async function writeWithEventsIfAccepted(
   ctx: Ctx,
   text: string,
   params: unknown[],
-  name: string,
+  name: string | undefined,
   accept: (query: TxQuery) => Promise<boolean>,
 ): Promise<'written' | 'changed' | 'refused'> {
   const db = ctx.services.database;
@@ -333,7 +341,7 @@ export async function createWithEventsIfAccepted(ctx: Ctx, c: PreparedCreate, ac
 
 const SAVE_IF_UNCHANGED = `WITH u AS (
     UPDATE entries AS e SET data = $1::jsonb, locale = $2::text, is_draft_dirty = true, updated_at = $3::timestamptz
-    WHERE e.id = $4::int AND e.xmin = $5::text::xid AND e.deleted_at IS NULL
+    WHERE e.collection_id = $10::int AND e.id = $4::int AND e.xmin = $5::text::xid AND e.deleted_at IS NULL
     RETURNING e.*
   ),
   ${eventsCte({ project: '$6::int', source: '$7::text', rows: '$8', entries: '$9' }, 'u', 'EXISTS (SELECT 1 FROM u)')}
@@ -341,6 +349,7 @@ const SAVE_IF_UNCHANGED = `WITH u AS (
 
 export interface UnlockedSave {
   entryId: number;
+  collectionId: number;
   xmin: string;
   data: unknown;
   locale: string;
@@ -353,32 +362,32 @@ export function saveDraftIfUnchanged(ctx: Ctx, s: UnlockedSave): Promise<boolean
   return writeWithEvents(
     ctx,
     SAVE_IF_UNCHANGED,
-    [JSON.stringify(s.data), s.locale, s.at.toISOString(), s.entryId, s.xmin, ctx.project.id, ctx.source, s.events.rows, s.events.entries],
-    'cms_save_draft_if_unchanged',
+    [JSON.stringify(s.data), s.locale, s.at.toISOString(), s.entryId, s.xmin, ctx.project.id, ctx.source, s.events.rows, s.events.entries, s.collectionId],
+    // Unnamed: planned with the collection id, so over that collection's partition alone.
   );
 }
 
 // ── cms import: versions copied as exported (numbers, labels, times), then the pointers.
 
 /** The record columns of an imported version, as `jsonb_to_recordset` declares them. */
-const IMPORTED_VERSION = `uuid uuid, entry_id int, version_number int, label text, description text, locale text, translation_group_id int,
+const IMPORTED_VERSION = `uuid uuid, entry_id int, collection_id int, version_number int, label text, description text, locale text, translation_group_id int,
   snapshot jsonb, published_at timestamptz, created_at timestamptz, updated_at timestamptz`;
 
 export async function insertImportedVersions(tx: Tx, versions: object[]): Promise<void> {
   if (versions.length === 0) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO entry_versions (uuid, entry_id, version_number, label, description, locale, translation_group_id, snapshot, published_at, created_at, updated_at)
-     SELECT x.uuid, x.entry_id, x.version_number, x.label, x.description, x.locale, x.translation_group_id, x.snapshot, x.published_at, x.created_at, x.updated_at
+    `INSERT INTO entry_versions (uuid, entry_id, collection_id, version_number, label, description, locale, translation_group_id, snapshot, published_at, created_at, updated_at)
+     SELECT x.uuid, x.entry_id, x.collection_id, x.version_number, x.label, x.description, x.locale, x.translation_group_id, x.snapshot, x.published_at, x.created_at, x.updated_at
      FROM jsonb_to_recordset($1::jsonb) AS x(${IMPORTED_VERSION})`,
     JSON.stringify(versions),
   );
 }
 
 /** Points each imported entry at its published version, found by the number the export gave. */
-export async function pointAtImportedVersions(tx: Tx, entryIds: number[]): Promise<void> {
+export async function pointAtImportedVersions(tx: Tx, collectionIds: number[], entryIds: number[]): Promise<void> {
   await tx.$executeRaw`
     UPDATE entries e SET published_version_id = v.id
-    FROM entry_versions v WHERE e.id = ANY(${entryIds}::int[]) AND v.entry_id = e.id AND v.version_number = e.published_version_number`;
+    FROM entry_versions v WHERE e.collection_id = ANY(${collectionIds}::int[]) AND e.id = ANY(${entryIds}::int[]) AND v.entry_id = e.id AND v.version_number = e.published_version_number`;
 }
 
 // ── A version's notes: the only columns of a version that ever change (the snapshot is immutable).

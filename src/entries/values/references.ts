@@ -6,7 +6,7 @@ import { label, type PendingRef } from './common.ts';
 const describe = (r: PendingRef) => (r.uuid ? `'${r.uuid}'` : `#${r.id}`);
 
 /** Runs one read of the lookup: in the write's transaction, or straight on the pool outside one. */
-export type RefRead = <T>(sql: string, params: unknown[], name: string) => Promise<T[]>;
+export type RefRead = <T>(sql: string, params: unknown[], name?: string) => Promise<T[]>;
 
 /**
  * How validation reads: through the pool (named, so each connection plans the lookup once) when it
@@ -20,7 +20,9 @@ export const refRead = (ctx: Ctx, db: Tx, pooled: boolean): RefRead =>
 const lookup = (table: 'assets' | 'entries', extra: string) => `SELECT id, uuid::text AS uuid${extra} FROM ${table}
     WHERE project_id = $1::int AND deleted_at IS NULL AND (uuid = ANY($2::uuid[]) OR id = ANY($3::int[]))`;
 const ASSETS = lookup('assets', '');
-const ENTRIES = lookup('entries', ', collection_id AS "collectionId"');
+// $4 the relation fields' target collections: they name the partitions read (entries are partitioned
+// by collection), and the statement is sent unnamed so it is planned with them.
+const ENTRIES = `${lookup('entries', ', collection_id AS "collectionId"')} AND collection_id = ANY($4::int[])`;
 
 /**
  * Resolves every queued media and relation reference of a batch with one query per kind, scoped to the
@@ -48,7 +50,8 @@ export async function resolveReferences(ctx: Ctx, read: RefRead, refs: PendingRe
   }
 
   if (relations.length) {
-    const entries = await read<{ id: number; uuid: string; collectionId: number }>(ENTRIES, params(relations), 'cms_ref_entries');
+    const targets = [...new Set(relations.map((r) => Number(r.field.options.relation?.collection)).filter((id) => Number.isSafeInteger(id)))];
+    const entries = targets.length ? await read<{ id: number; uuid: string; collectionId: number }>(ENTRIES, [...params(relations), targets], undefined) : [];
     const byUuid = new Map(entries.map((e) => [e.uuid, e]));
     const byId = new Map(entries.map((e) => [e.id, e]));
     for (const r of relations) {

@@ -3,7 +3,7 @@ import { authorize, type Ctx } from '../../context.ts';
 import { notFound, validationFailed } from '../../errors.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from '../operations/entry.ts';
-import { selectEntries } from '../store/rows.ts';
+import { sameCollection, selectEntries } from '../store/rows.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import { isUuid } from '../types.ts';
 
@@ -28,7 +28,7 @@ export async function linkTranslation(ctx: Ctx, slug: string, uuid: string, body
     const tctx = txCtx(ctx, tx);
     const pair = await selectEntries(
       tx,
-      Prisma.sql`e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL AND e.uuid = ANY(${[uuid.toLowerCase(), targetUuid.toLowerCase()]}::uuid[])`,
+      Prisma.sql`${sameCollection('e.collection_id', collection.id)} AND e.project_id = ${ctx.project.id} AND e.deleted_at IS NULL AND e.uuid = ANY(${[uuid.toLowerCase(), targetUuid.toLowerCase()]}::uuid[])`,
       Prisma.sql`ORDER BY e.id FOR UPDATE`,
     );
     const source = pair.find((r) => r.uuid === uuid.toLowerCase() && r.collectionId === collection.id);
@@ -40,7 +40,7 @@ export async function linkTranslation(ctx: Ctx, slug: string, uuid: string, body
 
     const groups = [source.translationGroupId, target.translationGroupId].filter((g): g is number => g !== null);
     const members = groups.length
-      ? await selectEntries(tx, Prisma.sql`e.deleted_at IS NULL AND e.translation_group_id = ANY(${groups}::int[])`, Prisma.sql`ORDER BY e.id FOR UPDATE`)
+      ? await selectEntries(tx, Prisma.sql`${sameCollection('e.collection_id', collection.id)} AND e.deleted_at IS NULL AND e.translation_group_id = ANY(${groups}::int[])`, Prisma.sql`ORDER BY e.id FOR UPDATE`)
       : [];
     const all = new Map([...members, source, target].map((r) => [r.id, r]));
     const seen = new Map<string, number>();
@@ -55,8 +55,8 @@ export async function linkTranslation(ctx: Ctx, slug: string, uuid: string, body
     const groupId = source.translationGroupId ?? target.translationGroupId ?? (await tx.translationGroup.create({ data: { projectId: ctx.project.id } })).id;
     const moving = [...all.values()].filter((r) => r.translationGroupId !== groupId).map((r) => r.id);
     if (moving.length) {
-      await tx.$executeRaw(Prisma.sql`UPDATE entries SET translation_group_id = ${groupId}, updated_at = now() WHERE id = ANY(${moving}::int[])`);
-      const changed = await selectEntries(tx, Prisma.sql`e.id = ANY(${moving}::int[])`, Prisma.sql`ORDER BY e.id`);
+      await tx.$executeRaw(Prisma.sql`UPDATE entries SET translation_group_id = ${groupId}, updated_at = now() WHERE ${sameCollection('collection_id', collection.id)} AND id = ANY(${moving}::int[])`);
+      const changed = await selectEntries(tx, Prisma.sql`${sameCollection('e.collection_id', collection.id)} AND e.id = ANY(${moving}::int[])`, Prisma.sql`ORDER BY e.id`);
       for (const row of changed) {
         const entry = await serializeEntry(tctx, collection, row, { state: 'draft' });
         await emitEntryEvent(tx, tctx, collection, 'content.updated', row, entry);

@@ -111,7 +111,7 @@ export async function validateEntryInputs(
 
   await resolveReferences(ctx, refRead(ctx, opts.db, opts.beforeTransaction === true), vc.refs, bag);
   if (collection.isSingleton) await checkSingleton(opts.db, collection, results, bag, prefixOf);
-  await checkTranslationGroups(opts.db, results, bag, prefixOf);
+  await checkTranslationGroups(opts.db, collection, results, bag, prefixOf);
   for (const field of uniques) {
     if (!rechecked || generated.some((g) => g.has(field.name))) await checkUnique(opts.db, collection, field, results, generated, bag, prefixOf);
   }
@@ -144,13 +144,13 @@ async function checkSingleton(
 }
 
 /** An entry moving to another locale must not collide with a translation of the same group. */
-async function checkTranslationGroups(db: Tx, results: ValidatedEntry[], bag: ErrorBag, prefixOf: (i: number) => string): Promise<void> {
+async function checkTranslationGroups(db: Tx, collection: CollectionSchema, results: ValidatedEntry[], bag: ErrorBag, prefixOf: (i: number) => string): Promise<void> {
   const moving = results.filter((r) => r.existing && r.existing.locale !== r.locale && r.existing.translationGroupId !== null);
   if (moving.length === 0) return;
   const groups = [...new Set(moving.map((r) => r.existing!.translationGroupId!))];
   const rows = await db.$queryRaw<Array<{ id: number; locale: string; group: number }>>(Prisma.sql`
     SELECT id, locale, translation_group_id AS "group" FROM entries
-    WHERE translation_group_id = ANY(${groups}::int[]) AND deleted_at IS NULL`);
+    WHERE collection_id = ${collection.id} AND translation_group_id = ANY(${groups}::int[]) AND deleted_at IS NULL`);
   for (const r of moving) {
     const clash = rows.find((x) => x.group === r.existing!.translationGroupId && x.locale === r.locale && x.id !== r.existing!.id);
     if (clash) bag.add(`${prefixOf(r.index)}locale`, `The entry's translation group already has an entry in locale '${r.locale}'.`);
@@ -226,7 +226,7 @@ export async function checkRestoreConflicts(db: Tx, collection: CollectionSchema
   if (row.translationGroupId === null) return;
   const clash = await db.$queryRaw<Array<{ id: number }>>(Prisma.sql`
     SELECT id FROM entries
-    WHERE translation_group_id = ${row.translationGroupId} AND locale = ${row.locale} AND deleted_at IS NULL AND id <> ${row.id}
+    WHERE collection_id = ${collection.id} AND translation_group_id = ${row.translationGroupId} AND locale = ${row.locale} AND deleted_at IS NULL AND id <> ${row.id}
     LIMIT 1`);
   if (clash.length) bag.add('locale', `The entry's translation group already has an entry in locale '${row.locale}'.`);
 }

@@ -48,10 +48,11 @@ export async function fetchVersions(db: Tx, q: VersionQuery): Promise<VersionRec
   const ranked = Prisma.sql`
     SELECT v.id, v.uuid::text AS uuid, v.entry_id, v.version_number, v.label, v.description, v.locale,
       v.translation_group_id, ${snapshot}, v.published_at, v.created_at, v.updated_at, v.created_by_token_id,
-      t.name AS token_name, e.published_version_id AS current_version_id, e.collection_id,
+      t.name AS token_name, v.collection_id,
+      -- Correlated on the version's own collection: pruned to that partition when it runs.
+      (SELECT e.published_version_id FROM entries e WHERE e.collection_id = v.collection_id AND e.id = v.entry_id) AS current_version_id,
       row_number() OVER (PARTITION BY v.entry_id ORDER BY v.version_number DESC) AS rank
     FROM entry_versions v
-    JOIN entries e ON e.id = v.entry_id
     LEFT JOIN api_tokens t ON t.id = v.created_by_token_id
     WHERE ${Prisma.join(conditions, ' AND ')}`;
   const rows = await db.$queryRaw<VersionRow[]>(
@@ -75,6 +76,7 @@ function toRecord(r: VersionRow): VersionRecord {
     id: r.id,
     uuid: r.uuid,
     entryId: r.entry_id,
+    collectionId: r.collection_id,
     versionNumber: r.version_number,
     label: r.label,
     description: r.description,

@@ -81,8 +81,8 @@ export async function applyRelease(tx: Tx, ctx: Ctx, release: ReleaseRow, opts: 
 
   const toPublish = planned.filter((p) => p.item.action === 'publish');
   const toUnpublish = planned.filter((p) => p.item.action === 'unpublish' && isPublished(p.row));
-  const minted = await mintEntries(tx, ctx, toPublish.map((p) => ({ entryId: p.row.id })));
-  const unpublished = new Map((await unpublishRows(tx, toUnpublish.map((p) => p.row.id))).map((r) => [r.id, r]));
+  const minted = await mintEntries(tx, ctx, toPublish.map((p) => ({ entryId: p.row.id, collectionId: p.row.collectionId })));
+  const unpublished = new Map((await unpublishRows(tx, toUnpublish.map((p) => p.row))).map((r) => [r.id, r]));
   const mintedById = new Map(minted.map((m) => [m.entry.id, m]));
   // Relation targets may be entries this release just published or unpublished.
   loaders.entryByUuid.clearAll();

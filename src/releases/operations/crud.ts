@@ -100,7 +100,7 @@ export async function addReleaseItems(ctx: Ctx, id: string, body: unknown): Prom
     const present = new Set(r.items.map((i) => i.entryUuid));
     const uuids = items.map((i) => i.uuid.toLowerCase());
     const live = await tx.entry.findMany({
-      where: { projectId: ctx.project.id, uuid: { in: uuids }, deletedAt: null },
+      where: { projectId: ctx.project.id, collectionId: { in: [...collections.values()] }, uuid: { in: uuids }, deletedAt: null },
       select: { uuid: true, collectionId: true, locale: true },
     });
     const byUuid = new Map(live.map((e) => [e.uuid, e]));

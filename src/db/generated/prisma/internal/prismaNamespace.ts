@@ -2687,6 +2687,7 @@ export const EntryVersionScalarFieldEnum = {
   id: 'id',
   uuid: 'uuid',
   entryId: 'entryId',
+  collectionId: 'collectionId',
   versionNumber: 'versionNumber',
   label: 'label',
   description: 'description',

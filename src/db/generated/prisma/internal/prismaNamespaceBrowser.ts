@@ -245,6 +245,7 @@ export const EntryVersionScalarFieldEnum = {
   id: 'id',
   uuid: 'uuid',
   entryId: 'entryId',
+  collectionId: 'collectionId',
   versionNumber: 'versionNumber',
   label: 'label',
   description: 'description',

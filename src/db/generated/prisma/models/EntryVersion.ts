@@ -29,6 +29,7 @@ export type AggregateEntryVersion = {
 export type EntryVersionAvgAggregateOutputType = {
   id: number | null
   entryId: number | null
+  collectionId: number | null
   versionNumber: number | null
   translationGroupId: number | null
   createdByTokenId: number | null
@@ -37,6 +38,7 @@ export type EntryVersionAvgAggregateOutputType = {
 export type EntryVersionSumAggregateOutputType = {
   id: number | null
   entryId: number | null
+  collectionId: number | null
   versionNumber: number | null
   translationGroupId: number | null
   createdByTokenId: number | null
@@ -46,6 +48,7 @@ export type EntryVersionMinAggregateOutputType = {
   id: number | null
   uuid: string | null
   entryId: number | null
+  collectionId: number | null
   versionNumber: number | null
   label: string | null
   description: string | null
@@ -61,6 +64,7 @@ export type EntryVersionMaxAggregateOutputType = {
   id: number | null
   uuid: string | null
   entryId: number | null
+  collectionId: number | null
   versionNumber: number | null
   label: string | null
   description: string | null
@@ -76,6 +80,7 @@ export type EntryVersionCountAggregateOutputType = {
   id: number
   uuid: number
   entryId: number
+  collectionId: number
   versionNumber: number
   label: number
   description: number
@@ -93,6 +98,7 @@ export type EntryVersionCountAggregateOutputType = {
 export type EntryVersionAvgAggregateInputType = {
   id?: true
   entryId?: true
+  collectionId?: true
   versionNumber?: true
   translationGroupId?: true
   createdByTokenId?: true
@@ -101,6 +107,7 @@ export type EntryVersionAvgAggregateInputType = {
 export type EntryVersionSumAggregateInputType = {
   id?: true
   entryId?: true
+  collectionId?: true
   versionNumber?: true
   translationGroupId?: true
   createdByTokenId?: true
@@ -110,6 +117,7 @@ export type EntryVersionMinAggregateInputType = {
   id?: true
   uuid?: true
   entryId?: true
+  collectionId?: true
   versionNumber?: true
   label?: true
   description?: true
@@ -125,6 +133,7 @@ export type EntryVersionMaxAggregateInputType = {
   id?: true
   uuid?: true
   entryId?: true
+  collectionId?: true
   versionNumber?: true
   label?: true
   description?: true
@@ -140,6 +149,7 @@ export type EntryVersionCountAggregateInputType = {
   id?: true
   uuid?: true
   entryId?: true
+  collectionId?: true
   versionNumber?: true
   label?: true
   description?: true
@@ -243,6 +253,7 @@ export type EntryVersionGroupByOutputType = {
   id: number
   uuid: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label: string | null
   description: string | null
@@ -282,6 +293,7 @@ export type EntryVersionWhereInput = {
   id?: Prisma.IntFilter<"EntryVersion"> | number
   uuid?: Prisma.UuidFilter<"EntryVersion"> | string
   entryId?: Prisma.IntFilter<"EntryVersion"> | number
+  collectionId?: Prisma.IntFilter<"EntryVersion"> | number
   versionNumber?: Prisma.IntFilter<"EntryVersion"> | number
   label?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
   description?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
@@ -301,6 +313,7 @@ export type EntryVersionOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   uuid?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   label?: Prisma.SortOrderInput | Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -324,6 +337,7 @@ export type EntryVersionWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.EntryVersionWhereInput[]
   NOT?: Prisma.EntryVersionWhereInput | Prisma.EntryVersionWhereInput[]
   entryId?: Prisma.IntFilter<"EntryVersion"> | number
+  collectionId?: Prisma.IntFilter<"EntryVersion"> | number
   versionNumber?: Prisma.IntFilter<"EntryVersion"> | number
   label?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
   description?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
@@ -343,6 +357,7 @@ export type EntryVersionOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   uuid?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   label?: Prisma.SortOrderInput | Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -367,6 +382,7 @@ export type EntryVersionScalarWhereWithAggregatesInput = {
   id?: Prisma.IntWithAggregatesFilter<"EntryVersion"> | number
   uuid?: Prisma.UuidWithAggregatesFilter<"EntryVersion"> | string
   entryId?: Prisma.IntWithAggregatesFilter<"EntryVersion"> | number
+  collectionId?: Prisma.IntWithAggregatesFilter<"EntryVersion"> | number
   versionNumber?: Prisma.IntWithAggregatesFilter<"EntryVersion"> | number
   label?: Prisma.StringNullableWithAggregatesFilter<"EntryVersion"> | string | null
   description?: Prisma.StringNullableWithAggregatesFilter<"EntryVersion"> | string | null
@@ -381,6 +397,7 @@ export type EntryVersionScalarWhereWithAggregatesInput = {
 
 export type EntryVersionCreateInput = {
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -399,6 +416,7 @@ export type EntryVersionUncheckedCreateInput = {
   id?: number
   uuid?: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -414,6 +432,7 @@ export type EntryVersionUncheckedCreateInput = {
 
 export type EntryVersionUpdateInput = {
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -432,6 +451,7 @@ export type EntryVersionUncheckedUpdateInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
   entryId?: Prisma.IntFieldUpdateOperationsInput | number
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -449,6 +469,7 @@ export type EntryVersionCreateManyInput = {
   id?: number
   uuid?: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -463,6 +484,7 @@ export type EntryVersionCreateManyInput = {
 
 export type EntryVersionUpdateManyMutationInput = {
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -478,6 +500,7 @@ export type EntryVersionUncheckedUpdateManyInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
   entryId?: Prisma.IntFieldUpdateOperationsInput | number
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -514,6 +537,7 @@ export type EntryVersionCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   uuid?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   label?: Prisma.SortOrder
   description?: Prisma.SortOrder
@@ -529,6 +553,7 @@ export type EntryVersionCountOrderByAggregateInput = {
 export type EntryVersionAvgOrderByAggregateInput = {
   id?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   translationGroupId?: Prisma.SortOrder
   createdByTokenId?: Prisma.SortOrder
@@ -538,6 +563,7 @@ export type EntryVersionMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   uuid?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   label?: Prisma.SortOrder
   description?: Prisma.SortOrder
@@ -553,6 +579,7 @@ export type EntryVersionMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   uuid?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   label?: Prisma.SortOrder
   description?: Prisma.SortOrder
@@ -567,6 +594,7 @@ export type EntryVersionMinOrderByAggregateInput = {
 export type EntryVersionSumOrderByAggregateInput = {
   id?: Prisma.SortOrder
   entryId?: Prisma.SortOrder
+  collectionId?: Prisma.SortOrder
   versionNumber?: Prisma.SortOrder
   translationGroupId?: Prisma.SortOrder
   createdByTokenId?: Prisma.SortOrder
@@ -674,6 +702,7 @@ export type EntryVersionUncheckedUpdateManyWithoutEntryNestedInput = {
 
 export type EntryVersionCreateWithoutCreatedByInput = {
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -691,6 +720,7 @@ export type EntryVersionUncheckedCreateWithoutCreatedByInput = {
   id?: number
   uuid?: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -736,6 +766,7 @@ export type EntryVersionScalarWhereInput = {
   id?: Prisma.IntFilter<"EntryVersion"> | number
   uuid?: Prisma.UuidFilter<"EntryVersion"> | string
   entryId?: Prisma.IntFilter<"EntryVersion"> | number
+  collectionId?: Prisma.IntFilter<"EntryVersion"> | number
   versionNumber?: Prisma.IntFilter<"EntryVersion"> | number
   label?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
   description?: Prisma.StringNullableFilter<"EntryVersion"> | string | null
@@ -750,6 +781,7 @@ export type EntryVersionScalarWhereInput = {
 
 export type EntryVersionCreateWithoutEntryInput = {
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -766,6 +798,7 @@ export type EntryVersionCreateWithoutEntryInput = {
 export type EntryVersionUncheckedCreateWithoutEntryInput = {
   id?: number
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -791,6 +824,7 @@ export type EntryVersionCreateManyEntryInputEnvelope = {
 
 export type EntryVersionCreateWithoutPublishedEntryInput = {
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -808,6 +842,7 @@ export type EntryVersionUncheckedCreateWithoutPublishedEntryInput = {
   id?: number
   uuid?: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -854,6 +889,7 @@ export type EntryVersionUpdateToOneWithWhereWithoutPublishedEntryInput = {
 
 export type EntryVersionUpdateWithoutPublishedEntryInput = {
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -871,6 +907,7 @@ export type EntryVersionUncheckedUpdateWithoutPublishedEntryInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
   entryId?: Prisma.IntFieldUpdateOperationsInput | number
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -887,6 +924,7 @@ export type EntryVersionCreateManyCreatedByInput = {
   id?: number
   uuid?: string
   entryId: number
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -900,6 +938,7 @@ export type EntryVersionCreateManyCreatedByInput = {
 
 export type EntryVersionUpdateWithoutCreatedByInput = {
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -917,6 +956,7 @@ export type EntryVersionUncheckedUpdateWithoutCreatedByInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
   entryId?: Prisma.IntFieldUpdateOperationsInput | number
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -933,6 +973,7 @@ export type EntryVersionUncheckedUpdateManyWithoutCreatedByInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
   entryId?: Prisma.IntFieldUpdateOperationsInput | number
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -947,6 +988,7 @@ export type EntryVersionUncheckedUpdateManyWithoutCreatedByInput = {
 export type EntryVersionCreateManyEntryInput = {
   id?: number
   uuid?: string
+  collectionId: number
   versionNumber: number
   label?: string | null
   description?: string | null
@@ -961,6 +1003,7 @@ export type EntryVersionCreateManyEntryInput = {
 
 export type EntryVersionUpdateWithoutEntryInput = {
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -977,6 +1020,7 @@ export type EntryVersionUpdateWithoutEntryInput = {
 export type EntryVersionUncheckedUpdateWithoutEntryInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -993,6 +1037,7 @@ export type EntryVersionUncheckedUpdateWithoutEntryInput = {
 export type EntryVersionUncheckedUpdateManyWithoutEntryInput = {
   id?: Prisma.IntFieldUpdateOperationsInput | number
   uuid?: Prisma.StringFieldUpdateOperationsInput | string
+  collectionId?: Prisma.IntFieldUpdateOperationsInput | number
   versionNumber?: Prisma.IntFieldUpdateOperationsInput | number
   label?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1011,6 +1056,7 @@ export type EntryVersionSelect<ExtArgs extends runtime.Types.Extensions.Internal
   id?: boolean
   uuid?: boolean
   entryId?: boolean
+  collectionId?: boolean
   versionNumber?: boolean
   label?: boolean
   description?: boolean
@@ -1030,6 +1076,7 @@ export type EntryVersionSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   id?: boolean
   uuid?: boolean
   entryId?: boolean
+  collectionId?: boolean
   versionNumber?: boolean
   label?: boolean
   description?: boolean
@@ -1048,6 +1095,7 @@ export type EntryVersionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   id?: boolean
   uuid?: boolean
   entryId?: boolean
+  collectionId?: boolean
   versionNumber?: boolean
   label?: boolean
   description?: boolean
@@ -1066,6 +1114,7 @@ export type EntryVersionSelectScalar = {
   id?: boolean
   uuid?: boolean
   entryId?: boolean
+  collectionId?: boolean
   versionNumber?: boolean
   label?: boolean
   description?: boolean
@@ -1078,7 +1127,7 @@ export type EntryVersionSelectScalar = {
   createdByTokenId?: boolean
 }
 
-export type EntryVersionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "entryId" | "versionNumber" | "label" | "description" | "locale" | "translationGroupId" | "snapshot" | "publishedAt" | "createdAt" | "updatedAt" | "createdByTokenId", ExtArgs["result"]["entryVersion"]>
+export type EntryVersionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "uuid" | "entryId" | "collectionId" | "versionNumber" | "label" | "description" | "locale" | "translationGroupId" | "snapshot" | "publishedAt" | "createdAt" | "updatedAt" | "createdByTokenId", ExtArgs["result"]["entryVersion"]>
 export type EntryVersionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   entry?: boolean | Prisma.EntryDefaultArgs<ExtArgs>
   createdBy?: boolean | Prisma.EntryVersion$createdByArgs<ExtArgs>
@@ -1104,6 +1153,10 @@ export type $EntryVersionPayload<ExtArgs extends runtime.Types.Extensions.Intern
     id: number
     uuid: string
     entryId: number
+    /**
+     * The entry's collection: entries are partitioned by collection, and this names the partition.
+     */
+    collectionId: number
     versionNumber: number
     label: string | null
     description: string | null
@@ -1546,6 +1599,7 @@ export interface EntryVersionFieldRefs {
   readonly id: Prisma.FieldRef<"EntryVersion", 'Int'>
   readonly uuid: Prisma.FieldRef<"EntryVersion", 'String'>
   readonly entryId: Prisma.FieldRef<"EntryVersion", 'Int'>
+  readonly collectionId: Prisma.FieldRef<"EntryVersion", 'Int'>
   readonly versionNumber: Prisma.FieldRef<"EntryVersion", 'Int'>
   readonly label: Prisma.FieldRef<"EntryVersion", 'String'>
   readonly description: Prisma.FieldRef<"EntryVersion", 'String'>
