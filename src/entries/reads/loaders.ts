@@ -8,8 +8,9 @@ import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import type { ReadRow } from './read-rows.ts';
 
-// Unnamed, so it is planned with its values: the collection ids then name the partitions it reads.
-const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e WHERE e.collection_id = ANY($2::int[]) AND e.uuid = ANY($1::uuid[])`;
+// The project's collections, read in the same statement, prune the partitions at run time.
+const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e
+  WHERE e.collection_id = ANY(ARRAY(SELECT id FROM collections WHERE project_id = $2)) AND e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `
   SELECT id, uuid::text AS uuid, project_id AS "projectId", filename, original_filename AS "originalFilename",
          mime_type AS "mimeType", size, storage_key AS "storageKey", metadata, created_at AS "createdAt",
@@ -40,7 +41,6 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
   return memo(ctx, 'content:loaders', () => {
     const projectId = ctx.project.id;
     const linkTargets = new Set<number>();
-    let projectCollections: Promise<number[]> | undefined;
     return {
       linkTargets,
       entryByUuid: new DataLoader<string, ReadRow | null>(async (keys) => {
@@ -48,13 +48,11 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
         const { db, database: plain } = await readSource(ctx);
         // A relation may link any collection of the project (nested levels, GraphQL resolvers): the
         // project's collections name the partitions read, so the lookup costs what this project holds.
-        projectCollections ??= db.collection.findMany({ where: { projectId }, select: { id: true } }).then((r) => r.map((c) => c.id));
-        const targets = [...new Set([...linkTargets, ...(await projectCollections)])];
-        const rows = !uuids.length || !targets.length
+        const rows = !uuids.length
           ? []
           : plain
-            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids, targets])
-            : await db.entry.findMany({ where: { collectionId: { in: targets }, uuid: { in: uuids } } });
+            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids, projectId], { name: 'cms_entries_by_uuid' })
+            : await db.entry.findMany({ where: { collection: { projectId }, uuid: { in: uuids } } });
         const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);
       }),
