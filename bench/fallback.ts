@@ -149,8 +149,8 @@ async function seed(db: Database, rows: number, log: (line: string) => void): Pr
                CASE WHEN published THEN d END, CASE WHEN published THEN vid END, CASE WHEN published THEN 1 END, 1,
                CASE WHEN published THEN ts END, ts, ts FROM src
       )
-      INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at)
-      SELECT vid, gen_random_uuid(), eid, 1, locale, grp, jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', locale)),
+      INSERT INTO entry_versions (id, uuid, entry_id, collection_id, version_number, locale, translation_group_id, snapshot, published_at, created_at, updated_at)
+      SELECT vid, gen_random_uuid(), eid, ${collectionId}, 1, locale, grp, jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', locale)),
              CASE WHEN published THEN ts END, ts, ts FROM src`);
     log(`  ${to} / ${articles} articles (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }

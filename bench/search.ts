@@ -107,8 +107,8 @@ async function seed(db: Database, rows: number, log: (line: string) => void): Pr
         SELECT eid, gen_random_uuid(), ${project.id}, ${collectionId}, 'en', 'published', d, d, vid, 1, 1, ts, ts, ts, v, v
           FROM (SELECT *, ${vector} AS v FROM src) s
       )
-      INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, snapshot, published_at, created_at, updated_at)
-      SELECT vid, gen_random_uuid(), eid, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
+      INSERT INTO entry_versions (id, uuid, entry_id, collection_id, version_number, locale, snapshot, published_at, created_at, updated_at)
+      SELECT vid, gen_random_uuid(), eid, ${collectionId}, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
     log(`  ${to} / ${rows} articles (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
   await db.runScript('ALTER TABLE entries ENABLE TRIGGER entries_search_x');

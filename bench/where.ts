@@ -148,8 +148,8 @@ async function seed(db: Database, ROWS: number, log: (line: string) => void): Pr
                              published_version_id, published_version_number, last_version_number, published_at, created_at, updated_at)
         SELECT eid, gen_random_uuid(), ${project.id}, ${cid}, 'en', 'published', d, d, vid, 1, 1, ts, ts, ts FROM src
       )
-      INSERT INTO entry_versions (id, uuid, entry_id, version_number, locale, snapshot, published_at, created_at, updated_at)
-      SELECT vid, gen_random_uuid(), eid, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
+      INSERT INTO entry_versions (id, uuid, entry_id, collection_id, version_number, locale, snapshot, published_at, created_at, updated_at)
+      SELECT vid, gen_random_uuid(), eid, ${cid}, 1, 'en', jsonb_build_object('fields', d, 'meta', jsonb_build_object('locale', 'en')), ts, ts, ts FROM src`);
       if (n > chunk) log(`  ${to} / ${n} posts (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     }
   };
