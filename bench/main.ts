@@ -357,12 +357,12 @@ export async function runBench(): Promise<{ rows: Row[]; targets: Target[] }> {
     // --- schema size: two databases of its own, with and without 500 other collections (bench/schema-size.ts).
     const schemaSize = await runSchemaSizeBench(
       {
-        extra: num('BENCH_SCHEMA_EXTRA', 500, 20),
+        extra: num('BENCH_SCHEMA_EXTRA', 500, 4),
         posts: num('BENCH_SCHEMA_POSTS', 2000, 60),
         authors: num('BENCH_SCHEMA_AUTHORS', 200, 10),
         rounds: num('BENCH_SCHEMA_ROUNDS', 5, 1),
-        perRound: 10,
-        bigRows: num('BENCH_SCHEMA_BIG_ROWS', 100_000, 2000),
+        perRound: num('BENCH_SCHEMA_PER_ROUND', 10, 3),
+        bigRows: num('BENCH_SCHEMA_BIG_ROWS', 100_000, 1000),
       },
       (line) => console.error(line),
     );
