@@ -11,7 +11,7 @@
  *   domains: src/{assets,auth,collections,entries,filtering,live,persisted,project-model,projects,users,webhooks,delivery,seed}
  *        writers (entries, users) ──→ src/events (names, outbox, port) ←── readers (src/delivery, src/live)
  *                        │
- *   kernel: src/context.ts, src/abilities.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
+ *   kernel: src/context.ts, src/abilities.ts, src/admin-scope.ts, src/errors.ts, src/config.ts, src/logger.ts, src/uuid.ts, src/text.ts, src/input-problems.ts, src/serial-runner.ts ── src/db
  *
  * The kernel imports only the kernel and src/db: domains depend on it, never the reverse. A domain that
  * hands every request a runtime of its own (webhooks, mailer, authentication cache, token usage,
@@ -30,7 +30,7 @@
  */
 const DOMAINS = 'src/(assets|auth|collections|delivery|entries|events|filtering|live|persisted|project-model|projects|releases|schedules|users|webhooks|seed)/';
 const SURFACES = 'src/(http|rest|graphql)/';
-const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner)\\.ts$';
+const KERNEL = 'src/(context|abilities|errors|config|logger|uuid|text|input-problems|serial-runner|admin-scope)\\.ts$';
 
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { authorize, type Ctx } from '../context.ts';
+import type { Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { forbidden, notFound, zodToAppError } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { issueToken, listTokens, revokeToken, type IssuedToken, type TokenSummary } from './tokens.ts';
@@ -7,11 +8,12 @@ import { isoOrNull } from '../text.ts';
 
 /**
  * Token administration over the API (docs/auth.md, "API tokens"): the `admin` ability, and a token
- * without a scope. A scoped token managing tokens could issue one wider than itself, so it may not.
+ * without a scope. A scoped token managing tokens could issue, reveal or widen one broader than
+ * itself, so it may not (src/admin-scope.ts); nor may a preview or delivery token of any kind.
  */
 function requireTokenAdmin(ctx: Ctx): void {
-  authorize(ctx, 'admin');
-  if (ctx.scope) throw forbidden('Forbidden. A token limited to collections or fields cannot manage tokens.');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.tokens);
+  if (ctx.scope) throw forbidden('Forbidden. A preview or delivery token cannot manage tokens.');
 }
 
 const apiTokenBody = z.object({

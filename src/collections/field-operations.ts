@@ -1,4 +1,4 @@
-import { requireCollectionInScope } from './token-scope.ts';
+import { refuseRelationsOutOfScope, requireWholeCollection } from './token-scope.ts';
 import { z } from 'zod';
 import type { Field } from '../db/generated/prisma/client.ts';
 import type { Prisma, Tx } from '../db/client.ts';
@@ -42,7 +42,7 @@ function parseOne(input: unknown, inGroup: boolean): FieldDraft {
 /** POST /collections/{slug}/fields: one field document; `parent_field_id` puts it inside a group. */
 export async function createField(ctx: Ctx, slug: string, input: unknown): Promise<Field> {
   authorize(ctx, 'admin');
-  requireCollectionInScope(ctx, slug);
+  requireWholeCollection(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const draft = parseOne(input, peekParent(input) !== null);
   return schemaChange(ctx, async (tx, effects) => {
@@ -56,6 +56,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
     const siblings = siblingsOf(c, draft.parentFieldId);
     checkSiblings([draft], bag, '', siblings, () => '');
     await resolveRelationTargets(tx, ctx.project.id, [{ draft, key: '' }], bag);
+    refuseRelationsOutOfScope(ctx, [draft]);
     bag.throwIfAny();
     const next = siblings.reduce((m, f) => Math.max(m, f.order + 1), 0);
     const [row] = await insertFields(tx, c.id, [draft], parent ? { id: parent.id, name: parent.name } : null, next, { clearLeftovers: true });
@@ -72,7 +73,7 @@ export async function createField(ctx: Ctx, slug: string, input: unknown): Promi
  */
 export async function updateField(ctx: Ctx, slug: string, uuid: string, input: unknown): Promise<Field> {
   authorize(ctx, 'admin');
-  requireCollectionInScope(ctx, slug);
+  requireWholeCollection(ctx, slug);
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
   return schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
@@ -83,6 +84,7 @@ export async function updateField(ctx: Ctx, slug: string, uuid: string, input: u
     const siblings = siblingsOf(c, current.parentFieldId, current.id);
     checkSiblings([draft], bag, '', siblings, () => '');
     await resolveRelationTargets(tx, ctx.project.id, [{ draft, key: '' }], bag);
+    refuseRelationsOutOfScope(ctx, [draft]);
     if (current.type === 'group' && draft.type !== 'group' && c.fields.some((f) => f.parentFieldId === current.id)) {
       bag.add('type', 'A group that still has children cannot change its type.');
     }
@@ -132,7 +134,7 @@ async function retargetSlugSources(tx: Tx, siblings: Field[], from: string, to: 
 /** DELETE /collections/{slug}/fields/{uuid}: soft delete; a group takes its children with it. */
 export async function deleteField(ctx: Ctx, slug: string, uuid: string): Promise<void> {
   authorize(ctx, 'admin');
-  requireCollectionInScope(ctx, slug);
+  requireWholeCollection(ctx, slug);
   findField(await findCollection(ctx.db, ctx.project.id, slug), uuid);
   await schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
@@ -153,7 +155,7 @@ export async function reorderFields(ctx: Ctx, slug: string, input: unknown): Pro
 /** The same write, returning the collection with its fields as the transaction left them (no `read` needed). */
 export async function reorderFieldsReturning(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
   authorize(ctx, 'admin');
-  requireCollectionInScope(ctx, slug);
+  requireWholeCollection(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const { fields } = parseOrThrow(reorderInput, input);
   return schemaChange(ctx, async (tx) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
-import { ErrorBag, validationFailed } from '../errors.ts';
+import { ErrorBag, forbidden, validationFailed } from '../errors.ts';
 import { KEBAB_RE, checkSiblings, parseFieldDoc, type FieldDraft } from './field-rules.ts';
 import { insertFields, resolveRelationTargets } from './field-write.ts';
 import { isUuid } from '../uuid.ts';
@@ -21,7 +21,8 @@ export const RESERVED_SLUGS = ['collections', 'files', 'webhooks', 'bulk', 'proj
 
 export type { CollectionWithFields } from './shared.ts';
 export { findCollection, inJoinedTransaction, joinTransaction } from './shared.ts';
-import { requireCollectionInScope, rowsInScope } from './token-scope.ts';
+import { requireCollectionInScope, requireWholeCollection, rowsInScope } from './token-scope.ts';
+import { WHOLE_PROJECT, requireWholeProject } from '../admin-scope.ts';
 const byOrder = [{ order: 'asc' as const }, { id: 'asc' as const }];
 
 const isReserved = (s: string) => (RESERVED_SLUGS as readonly string[]).includes(s);
@@ -70,6 +71,8 @@ export async function getCollection(ctx: Ctx, slug: string): Promise<CollectionW
 /** POST /collections: `{ name, slug, is_singleton?, fields? }`, fields may carry group `children`. */
 export async function createCollection(ctx: Ctx, input: unknown): Promise<CollectionWithFields> {
   authorize(ctx, 'admin');
+  // A new collection lies outside every list of collections, so a limited token makes none.
+  requireWholeProject(ctx, WHOLE_PROJECT.newCollections);
   const bag = new ErrorBag();
   const parsed = createInput.safeParse(input ?? {});
   if (!parsed.success) bagZod(bag, parsed.error);
@@ -104,8 +107,12 @@ export async function createCollection(ctx: Ctx, input: unknown): Promise<Collec
 export async function updateCollection(ctx: Ctx, slug: string, input: unknown): Promise<CollectionWithFields> {
   requireCollectionInScope(ctx, slug);
   authorize(ctx, 'admin');
+  requireWholeCollection(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const data = parseOrThrow(updateInput, input);
+  // Scopes name collections by slug: a limited token renaming one would lose it, and the old slug,
+  // still in its scope, would reach whichever collection takes that slug next.
+  if (ctx.scope?.collections && data.slug !== slug) throw forbidden('Forbidden. A token limited to collections names them by slug, so it cannot change a collection\'s slug.');
   return schemaChange(ctx, async (tx) => {
     const current = await findCollection(tx, ctx.project.id, slug);
     if (data.slug !== current.slug && isReserved(data.slug)) throw validationFailed({ slug: [RESERVED_MESSAGE] });
@@ -124,6 +131,7 @@ export async function updateCollection(ctx: Ctx, slug: string, input: unknown): 
 export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): Promise<void> {
   requireCollectionInScope(ctx, slug);
   authorize(ctx, 'admin');
+  requireWholeCollection(ctx, slug);
   await findCollection(ctx.db, ctx.project.id, slug);
   const confirm = (body as { slug?: unknown } | null | undefined)?.slug;
   if (confirm !== slug) {
@@ -131,6 +139,7 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
   }
   await schemaChange(ctx, async (tx, effects) => {
     const c = await findCollection(tx, ctx.project.id, slug);
+    if (ctx.scope?.collections) await refuseOrphansOutOfScope(tx, ctx.project.id, c.id, ctx.scope.collections);
     const orphaned = await tx.$queryRaw<Array<{ id: number }>>`
       UPDATE fields SET deleted_at = now(), updated_at = now()
       WHERE deleted_at IS NULL AND type = 'relation'
@@ -141,6 +150,19 @@ export async function deleteCollection(ctx: Ctx, slug: string, body: unknown): P
     await tx.collection.delete({ where: { id: c.id } });
     effects.collectionRemoved(c.id);
   });
+}
+
+/**
+ * Deleting a collection drops the relation fields of other collections that point at it: a limited
+ * token may do that only to collections it is limited to, else its delete would change their schema (403).
+ */
+async function refuseOrphansOutOfScope(tx: Tx, projectId: number, collectionId: number, allowed: ReadonlySet<string>): Promise<void> {
+  const holders = await tx.$queryRaw<Array<{ slug: string }>>`
+    SELECT DISTINCT c.slug FROM fields f JOIN collections c ON c.id = f.collection_id
+    WHERE f.deleted_at IS NULL AND f.type = 'relation' AND c.project_id = ${projectId} AND c.id <> ${collectionId}
+      AND f.options -> 'relation' -> 'collection' = to_jsonb(${collectionId}::int)`;
+  const outside = holders.map((h) => h.slug).filter((s) => !allowed.has(s));
+  if (outside.length) throw forbidden(`Forbidden. Relation fields of ${outside.join(', ')} point at this collection; deleting it would change collections outside this token's limit.`);
 }
 
 /** POST /collections/reorder: `{ collections: [{ uuid, order }] }`; unknown uuids are skipped. */
@@ -155,6 +177,7 @@ export async function reorderCollections(ctx: Ctx, input: unknown): Promise<{ me
  */
 export async function reorderCollectionsReturning(ctx: Ctx, input: unknown): Promise<CollectionWithFields[]> {
   authorize(ctx, 'admin');
+  requireWholeProject(ctx, WHOLE_PROJECT.collectionOrder);
   const { collections } = parseOrThrow(reorderInput, input);
   return schemaChange(ctx, async (tx) => {
     for (const item of collections) {

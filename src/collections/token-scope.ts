@@ -1,7 +1,9 @@
 import type { Ctx, TokenScope } from '../context.ts';
 import type { Collection, Field } from '../db/generated/prisma/client.ts';
 import { forbidden, notFound } from '../errors.ts';
+import { collectionsWhollyInScope } from '../admin-scope.ts';
 import type { CollectionSchema, FieldDef } from './model.ts';
+import type { FieldDraft } from './field-rules.ts';
 
 /**
  * Tokens scoped to collections and fields (docs/auth.md, "API tokens"). The rule is applied here,
@@ -25,10 +27,44 @@ export function requireCollectionInScope(ctx: Pick<Ctx, 'scope'>, slug: string):
   throw notFound('Collection not found.');
 }
 
+/**
+ * Changing a collection or its fields (src/admin-scope.ts): the collection must be in the caller's
+ * collections (404 otherwise, as for reads) and whole: a token limited to some of its fields would
+ * change, rename or drop fields it may not see (403).
+ */
+export function requireWholeCollection(ctx: Pick<Ctx, 'scope'>, slug: string): void {
+  requireCollectionInScope(ctx, slug);
+  if (!collectionsWhollyInScope(ctx.scope, [slug])) {
+    throw forbidden(`Forbidden. This token is limited to some fields of ${slug}: it cannot change the collection or its fields.`);
+  }
+}
+
+/**
+ * A relation field written by a limited token must point into its collections: a link to a
+ * collection it cannot reach would be out of its scope the moment it exists (403). Run after the
+ * targets are resolved to ids; a collection's relation to itself (a negative placeholder) is in scope.
+ */
+export function refuseRelationsOutOfScope(ctx: Pick<Ctx, 'scope' | 'collectionGenerations'>, drafts: ReadonlyArray<FieldDraft>): void {
+  const ids = collectionIdsInScope(ctx);
+  if (ids === null) return;
+  for (const d of drafts.flatMap((x) => [x, ...x.children])) {
+    const target = d.type === 'relation' ? d.options.relation?.collection : undefined;
+    if (typeof target === 'number' && target >= 0 && !ids.has(target)) {
+      throw forbidden(`Forbidden. The relation field "${d.name}" points at a collection outside the collections this token is limited to.`);
+    }
+  }
+}
+
 /** Whether a top-level field of collection `slug` is within the scope (ignoring relation targets). */
 export function fieldInScope(scope: TokenScope | undefined, slug: string, name: string): boolean {
   const names = scope?.fields.get(slug);
   return !names || names.has(name);
+}
+
+/** Whether the caller may act on the collection with id `id` (a row that names its collection by id). */
+export function collectionIdInScope(ctx: Pick<Ctx, 'scope' | 'collectionGenerations'>, id: number): boolean {
+  const ids = collectionIdsInScope(ctx);
+  return ids === null || ids.has(id);
 }
 
 /** Ids of the collections in scope, from the slugs authentication saw; null when every collection is. */

@@ -3,6 +3,8 @@ import type { EarlyListener } from './early-listener.ts';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { authorize } from '../context.ts';
+import { requireWholeProject } from '../admin-scope.ts';
+import { requireCollectionInScope } from '../collections/token-scope.ts';
 import { notFound, zodToAppError } from '../errors.ts';
 import type { EdgeServices } from '../edge/services.ts';
 import { createPipeline, type Pipeline, type RequestCredentials } from '../edge/pipeline/index.ts';
@@ -178,6 +180,10 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
         // The table's ability is checked before any body or path validation, so a caller lacking it
         // always gets 403, never a 422 or 404 that reveals what exists (the operation checks again).
         if (active.ability) authorize(ctx, active.ability);
+        if (active.wholeProject) requireWholeProject(ctx, active.wholeProject);
+        // Likewise a collection outside a limited token's scope is unknown before its body is read.
+        const addressed = input.params.collection ?? (active.url.startsWith('/api/collections/:slug') ? input.params.slug : undefined);
+        if (addressed !== undefined) requireCollectionInScope(ctx, addressed);
         if (active.body) {
           const parsed = active.body.safeParse(req.body ?? {});
           if (!parsed.success) throw zodToAppError(parsed.error);

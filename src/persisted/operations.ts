@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { withinTransaction, type PrismaClient } from '../db/client.ts';
 import { validationFailed, type FieldErrors } from '../errors.ts';
 import { lockProjectRow } from '../projects/operations.ts';
@@ -95,12 +96,12 @@ export async function readManifest(db: PrismaClient, projectId: number): Promise
 }
 
 export async function putManifest(ctx: Ctx, input: ManifestInput): Promise<ManifestSummary> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.trustedDocuments);
   return replaceManifest(ctx.db, ctx.project.id, input, ctx.services.trustedDocuments);
 }
 
 export async function getManifest(ctx: Ctx): Promise<ManifestSummary> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.trustedDocuments);
   return readManifest(ctx.db, ctx.project.id);
 }
 

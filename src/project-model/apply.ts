@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { AppError, validationFailed } from '../errors.ts';
 import {
   createCollection,
@@ -30,7 +31,7 @@ export interface ApplyResult extends SchemaDiff {
 
 /** POST /api/project/schema/diff, `cms schema diff`: what apply would change, changing nothing. */
 export async function diffSchema(ctx: Ctx, input: unknown): Promise<SchemaDiff> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.schema);
   const doc = parseSchemaDocument(input);
   return describePlan(planChanges(await readLiveModel(ctx.db, ctx.project), doc));
 }
@@ -43,7 +44,7 @@ export async function diffSchema(ctx: Ctx, input: unknown): Promise<SchemaDiff> 
  * with 422 unless `allowDestructive`.
  */
 export async function applySchema(ctx: Ctx, input: unknown, opts: { allowDestructive: boolean }): Promise<ApplyResult> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.schema);
   const doc = parseSchemaDocument(input);
   // Filter indexes are built after the commit (CONCURRENTLY on PostgreSQL), as for single changes.
   const effects = new SchemaEffects();

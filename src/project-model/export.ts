@@ -1,6 +1,7 @@
 import { Prisma } from '../db/client.ts';
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { readLiveModel, toDocument } from './snapshot.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AssetRecord, type EntryRecord, type ExportRecord } from './records.ts';
 import { isoOrNull } from '../text.ts';
@@ -24,7 +25,7 @@ export interface ExportSink {
  * pagination on their id, a page at a time.
  */
 export async function exportProject(ctx: Ctx, sink: ExportSink): Promise<{ entries: number; versions: number; assets: number }> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.exports);
   const projectId = ctx.project.id;
   return ctx.db.$transaction(
     async (tx) => {

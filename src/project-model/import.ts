@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { validationFailed } from '../errors.ts';
 import { joinTransaction } from '../collections/operations.ts';
 import { SchemaEffects, applyAfterCommit } from '../collections/schema-effects.ts';
@@ -38,7 +39,7 @@ const notEmpty = () =>
  * database, so an import into the database it was exported from is refused on the first clash.
  */
 export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecord>, opts: ImportOptions = {}): Promise<ImportCounts> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.exports);
   const effects = new SchemaEffects();
   const project = await ctx.db.$transaction(
     async (tx) => {

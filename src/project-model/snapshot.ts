@@ -1,6 +1,7 @@
 import type { Project } from '../db/generated/prisma/client.ts';
 import type { Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { buildCollectionSchema, type CollectionSchema, type FieldDef } from '../collections/model.ts';
 import { SCHEMA_FORMAT, SCHEMA_VERSION, webhookDoc, type FieldDoc, type SchemaDocument, type WebhookDoc } from './document.ts';
 import { serializeWebhook, WEBHOOK_COLLECTIONS } from '../webhooks/serialize.ts';
@@ -77,6 +78,6 @@ export function toDocument(model: LiveModel): SchemaDocument {
 
 /** GET /api/project/schema, `cms schema snapshot`: the model as a document (admin: it names webhook URLs). */
 export async function snapshotSchema(ctx: Ctx): Promise<SchemaDocument> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.schema);
   return toDocument(await readLiveModel(ctx.db, ctx.project));
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Project } from '../db/generated/prisma/client.ts';
 import { withinTransaction } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { validationFailed, zodToAppError } from '../errors.ts';
 import { localeCode, lockProjectRow } from './operations.ts';
 import { localeChain, localeFallbacks } from './locale-chain.ts';
@@ -32,7 +33,7 @@ export const localeFallbackInput = z
  * so two changes at once cannot make a cycle neither would alone.
  */
 export async function setLocaleFallback(ctx: Ctx, locale: unknown, input: unknown): Promise<Project> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.project);
   const code = localeCode.safeParse(locale);
   if (!code.success) throw validationFailed({ locale: [code.error.issues[0]?.message ?? 'The locale is invalid.'] });
   const parsed = localeFallbackInput.safeParse(input ?? {});

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Project } from '../db/generated/prisma/client.ts';
 import { withinTransaction, type Tx } from '../db/client.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { notFound, validationFailed, zodToAppError } from '../errors.ts';
 import { fallbacksWithout, localeFallbacks } from './locale-chain.ts';
 
@@ -107,7 +108,7 @@ async function changeLocales(ctx: Ctx, change: (project: Project) => { locales: 
 
 /** Adds a locale to the project (idempotent). */
 export async function addLocale(ctx: Ctx, locale: unknown): Promise<Project> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.project);
   const code = parseLocale(locale);
   return changeLocales(ctx, (p) => (p.locales.includes(code) ? null : { locales: [...p.locales, code] }));
 }
@@ -117,7 +118,7 @@ export async function addLocale(ctx: Ctx, locale: unknown): Promise<Project> {
  * (locale-chain.ts). Entries keep their locale value.
  */
 export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.project);
   const code = parseLocale(locale);
   return changeLocales(ctx, (p) => {
     if (code === p.defaultLocale) throw validationFailed({ locale: ['The default locale cannot be removed.'] });
@@ -128,7 +129,7 @@ export async function removeLocale(ctx: Ctx, locale: unknown): Promise<Project> 
 
 /** Sets the default locale, adding it to the project's locales when missing (docs/foundation.md). */
 export async function setDefaultLocale(ctx: Ctx, locale: unknown): Promise<Project> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.project);
   const code = parseLocale(locale);
   return changeLocales(ctx, (p) => ({ locales: p.locales.includes(code) ? p.locales : [...p.locales, code], defaultLocale: code }));
 }
@@ -151,7 +152,7 @@ export type ProjectSettingsInput = z.input<typeof settingsInput>;
  * before they can sign in (docs/auth.md). Keys not sent keep their value; unknown keys are 422.
  */
 export async function updateProjectSettings(ctx: Ctx, input: unknown): Promise<Project> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.project);
   ctx.project = await applySettings(ctx.db, ctx.project, input);
   return ctx.project;
 }

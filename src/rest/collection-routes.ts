@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
 import {
@@ -33,6 +34,7 @@ export const collectionRoutes = defineRoutes([
     successStatus: 201,
     response: { schema: ref('Collection') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.newCollections,
     summary: 'Create a collection, optionally with fields (groups may carry `children`)',
     tags: ['collections'],
     handler: async (ctx, { body }) => ({ status: 201, body: serializeCollection(await createCollection(ctx, body), { withFields: true }) }),
@@ -43,6 +45,7 @@ export const collectionRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Message') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.collectionOrder,
     summary: 'Reorder collections: `{ collections: [{ uuid, order }] }`',
     tags: ['collections'],
     handler: async (ctx, { body }) => ({ body: await reorderCollections(ctx, body) }),

@@ -114,6 +114,10 @@ function operation(route: RouteDef): Json {
     ...(isPublic ? { security: [] } : {}),
   };
   if (route.ability) op.description = `Requires the \`${route.ability}\` ability (or \`*\`).`;
+  if (route.wholeProject) {
+    op['x-whole-project'] = true;
+    op.description = `${op.description ?? ''} ${route.wholeProject} belong to the whole project: a token limited to collections or fields is refused (403).`.trim();
+  }
   if (route.auth === 'enduser') op.description = 'End-user auth: no CMS token. Routes marked (user) take the end user\'s access token as `Authorization: Bearer`; see docs/auth.md.';
   if (route.body) op.requestBody = { required: false, content: { 'application/json': { schema: jsonSchema(route.body) } } };
   return op;

@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { z } from 'zod';
 import { defineRoutes } from './route.ts';
 import type { JsonSchema } from './openapi/components.ts';
@@ -25,6 +26,7 @@ export const persistedRoutes = defineRoutes([
     method: 'GET',
     url: '/api/project/trusted-documents',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.trustedDocuments,
     summary: 'The trusted-document manifest: whether it is enforced and the sha256 of every allowed GraphQL document',
     tags: ['project'],
     successStatus: 200,
@@ -35,6 +37,7 @@ export const persistedRoutes = defineRoutes([
     method: 'PUT',
     url: '/api/project/trusted-documents',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.trustedDocuments,
     summary: 'Replace the trusted-document manifest (`documents`: texts or `{ sha256: text }`) and/or switch enforcement (`enforced`)',
     tags: ['project'],
     body: manifestBody,

@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
@@ -33,6 +34,7 @@ export const projectRoutes = defineRoutes([
     method: 'PATCH',
     url: '/api/project',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.project,
     summary: 'Change project settings: `require_email_verification` (end users confirm their address before signing in)',
     tags: ['project'],
     body: z.object({ require_email_verification: z.boolean().optional() }),
@@ -46,6 +48,7 @@ export const projectRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Project') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.project,
     summary: 'Add a locale to the project',
     tags: ['project'],
     body: localeBody,
@@ -57,6 +60,7 @@ export const projectRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Project') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.project,
     summary: 'Set the default locale (adds it when missing)',
     tags: ['project'],
     body: localeBody,
@@ -68,6 +72,7 @@ export const projectRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Project') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.project,
     summary: "Set a locale's fallback ({ fallback: locale | null }): reads asked with fallback=true try it next (422: not a project locale, or a cycle)",
     tags: ['project'],
     body: localeFallbackInput,
@@ -79,6 +84,7 @@ export const projectRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('Project') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.project,
     summary: 'Remove a locale (not the default one, nor one another locale falls back to: 422)',
     tags: ['project'],
     handler: async (ctx, { params }) => ({ body: serializeProject(await removeLocale(ctx, params.locale)) }),

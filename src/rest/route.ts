@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Ability } from '../abilities.ts';
+import type { WholeProjectThing } from '../admin-scope.ts';
 import type { Ctx } from '../context.ts';
 import type { RateBucket } from '../edge/rate-limit.ts';
 import type { ReadCache } from '../edge/read-cache/store.ts';
@@ -51,6 +52,12 @@ export interface RouteDef {
   ability: Ability | null;
   auth?: boolean | 'enduser';
   bucket?: RateBucket;
+  /**
+   * What the route administers when that belongs to the whole project (plural, e.g. "Tokens"): a
+   * token limited to collections or fields is refused (403, src/admin-scope.ts). Checked with the
+   * ability, before any body is validated; the operation checks again for the other surfaces.
+   */
+  wholeProject?: WholeProjectThing;
   summary: string;
   tags?: string[];
   body?: z.ZodType;

@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { z } from 'zod';
 import { defineRoutes } from './route.ts';
 import type { JsonSchema } from './openapi/components.ts';
@@ -39,6 +40,7 @@ export const schemaRoutes = defineRoutes([
     method: 'GET',
     url: '/api/project/schema',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.schema,
     summary: 'The content model as a document: locales, collections and fields, webhooks (without secrets), trusted documents',
     tags: ['project'],
     successStatus: 200,
@@ -49,6 +51,7 @@ export const schemaRoutes = defineRoutes([
     method: 'POST',
     url: '/api/project/schema/diff',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.schema,
     summary: 'What applying a schema document would change (nothing is changed)',
     tags: ['project'],
     body: documentBody,
@@ -60,6 +63,7 @@ export const schemaRoutes = defineRoutes([
     method: 'POST',
     url: '/api/project/schema/apply',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.schema,
     summary: 'Make the project match a schema document, in one transaction; destructive changes need `allow_destructive=true`',
     tags: ['project'],
     body: documentBody,

@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
@@ -38,6 +39,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 201,
     response: { schema: ref('ApiTokenCreated') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: 'Issue an API token, optionally limited to collections and fields and given an expiry; the secret is in this answer only',
     tags: ['tokens'],
     body: apiTokenBody,
@@ -49,6 +51,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('ApiTokenList') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: "The project's API tokens, revoked ones included, without secrets",
     tags: ['tokens'],
     handler: async (ctx) => ({ body: { data: await listApiTokens(ctx) } }),
@@ -59,6 +62,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('ApiTokenResponse') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: 'Revoke an API token: refused (401) from the next request on, on every replica',
     tags: ['tokens'],
     handler: async (ctx, { params }) => ({ body: { data: await revokeApiToken(ctx, params.id) } }),
@@ -70,6 +74,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 201,
     response: { schema: ref('PreviewTokenCreated') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: 'Issue a read-only preview token (published, draft and release views) for a frontend draft mode',
     tags: ['tokens'],
     body: previewBody,
@@ -82,6 +87,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('PreviewTokenList') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: "The project's preview tokens, revoked and expired ones included, without secrets",
     tags: ['tokens'],
     handler: async (ctx) => ({ body: { data: await listPreviewTokens(ctx) } }),
@@ -93,6 +99,7 @@ export const tokenRoutes = defineRoutes([
     successStatus: 200,
     response: { schema: ref('PreviewTokenResponse') },
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.tokens,
     summary: 'Revoke a preview token',
     tags: ['tokens'],
     handler: async (ctx, { params }) => ({ body: { data: await revokePreviewToken(ctx, params.id) } }),

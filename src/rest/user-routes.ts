@@ -1,3 +1,4 @@
+import { WHOLE_PROJECT } from '../admin-scope.ts';
 import { defineRoutes } from './route.ts';
 import { ref } from './openapi/components.ts';
 import { updateUserBody } from '../users/inputs.ts';
@@ -12,6 +13,7 @@ export const userRoutes = defineRoutes([
     method: 'GET',
     url: '/api/project/users',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.users,
     summary: "List the project's end users (`page`, `per_page` up to 100, `search` on the address)",
     tags: ['users'],
     successStatus: 200,
@@ -22,6 +24,7 @@ export const userRoutes = defineRoutes([
     method: 'GET',
     url: '/api/project/users/:uuid',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.users,
     summary: 'Get one end user',
     tags: ['users'],
     successStatus: 200,
@@ -32,6 +35,7 @@ export const userRoutes = defineRoutes([
     method: 'PATCH',
     url: '/api/project/users/:uuid',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.users,
     summary: 'Disable or enable an end user (`disabled`: disabling signs them out everywhere), mark the address verified, edit display name or metadata',
     tags: ['users'],
     body: updateUserBody,
@@ -43,6 +47,7 @@ export const userRoutes = defineRoutes([
     method: 'DELETE',
     url: '/api/project/users/:uuid',
     ability: 'admin',
+    wholeProject: WHOLE_PROJECT.users,
     summary: 'Delete an end user with their sessions and keys',
     tags: ['users'],
     successStatus: 200,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Prisma, type Tx } from '../db/client.ts';
 import { authorize, tokenIdOf, type Ctx } from '../context.ts';
+import { collectionIdInScope } from '../collections/token-scope.ts';
 import { conflict, notFound, validationFailed, zodToAppError } from '../errors.ts';
 import { collectionForRequest } from '../collections/schema-cache.ts';
 import { findEntry } from '../entries/versions/lookup.ts';
@@ -90,6 +91,9 @@ export async function listEntrySchedules(ctx: Ctx, collectionSlug: string, uuid:
 export async function cancelSchedule(ctx: Ctx, id: string): Promise<ScheduleRow> {
   authorize(ctx, 'update');
   if (!isUuid(id)) throw notFound('Schedule not found.');
+  // A schedule of a collection outside the caller's scope is as unknown as a missing one.
+  const found = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());
+  if (!found || found.kind !== 'entry' || found.collection_id === null || !collectionIdInScope(ctx, found.collection_id)) throw notFound('Schedule not found.');
   const cancelled = await cancelPending(ctx.db, ctx.project.id, id.toLowerCase(), 'entry');
   if (!cancelled) {
     const row = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());

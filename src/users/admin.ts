@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalNumber, escapeLike } from '../text.ts';
 import { authorize, type Ctx } from '../context.ts';
+import { WHOLE_PROJECT, authorizeProjectAdmin } from '../admin-scope.ts';
 import { notFound } from '../errors.ts';
 import { isUuid } from '../uuid.ts';
 import { updateUserBody } from './inputs.ts';
@@ -26,7 +27,7 @@ export interface UserPage {
 
 /** GET /api/project/users: newest first; `search` matches the address (case-insensitive substring). */
 export async function listUsers(ctx: Ctx, query: unknown): Promise<UserPage> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.users);
   const q = parseBody(listQuery, query);
   const where = { projectId: ctx.project.id, ...(q.search ? { emailNormalized: { contains: escapeLike(q.search.toLowerCase()) } } : {}) };
   const [total, rows] = await Promise.all([
@@ -43,7 +44,7 @@ async function userByUuid(ctx: Ctx, uuid: string) {
 }
 
 export async function getUser(ctx: Ctx, uuid: string): Promise<AdminUserView> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.users);
   return serializeAdminUser(await userByUuid(ctx, uuid));
 }
 
@@ -52,7 +53,7 @@ export async function getUser(ctx: Ctx, uuid: string): Promise<AdminUserView> {
  * access tokens stop working), `email_verified`, `display_name`, `metadata`.
  */
 export async function updateUser(ctx: Ctx, uuid: string, body: unknown): Promise<AdminUserView> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.users);
   const input = parseBody(updateUserBody, body);
   const user = await userByUuid(ctx, uuid);
   return ctx.db.$transaction(async (tx) => {
@@ -69,7 +70,7 @@ export async function updateUser(ctx: Ctx, uuid: string, body: unknown): Promise
 
 /** DELETE /api/project/users/{uuid}: the account, its sessions, keys and identities. */
 export async function deleteUser(ctx: Ctx, uuid: string): Promise<{ message: string }> {
-  authorize(ctx, 'admin');
+  authorizeProjectAdmin(ctx, WHOLE_PROJECT.users);
   const user = await userByUuid(ctx, uuid);
   // By count, not by key: a concurrent delete that got there first leaves this one a 404.
   const deleted = await ctx.db.projectUser.deleteMany({ where: { id: user.id } });

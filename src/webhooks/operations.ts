@@ -1,28 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { authorize, readSource, type Ctx } from '../context.ts';
-import { withinTransaction } from '../db/client.ts';
-import { conflict, ErrorBag, notFound } from '../errors.ts';
+import { Prisma, withinTransaction } from '../db/client.ts';
+import { conflict, ErrorBag, forbidden, notFound } from '../errors.ts';
+import { limitedToContent } from '../admin-scope.ts';
 import { isUuid } from '../uuid.ts';
 import { PING_EVENT } from '../events/names.ts';
 import { serializeLog, serializeWebhook, WEBHOOK_COLLECTIONS, type WebhookLogView, type WebhookView, type WebhookWithCollections } from './serialize.ts';
 import { urlProblemOnSave } from '../delivery/url-safety.ts';
 import { parsePaging, parseWebhookBody, type WebhookInput } from './validation.ts';
+import { webhookWithinLimit } from './scope.ts';
 
 const WEBHOOK_NOT_FOUND = 'Webhook not found.';
 const withCollections = WEBHOOK_COLLECTIONS;
 
-/** Another project's webhook is as unknown as a missing one (docs/foundation.md). */
+/**
+ * Another project's webhook is as unknown as a missing one (docs/foundation.md), and so is one that
+ * reaches past the caller's collection or field limit (./scope.ts).
+ */
 async function findWebhook(ctx: Ctx, uuid: string): Promise<WebhookWithCollections> {
   if (!isUuid(uuid)) throw notFound(WEBHOOK_NOT_FOUND);
   const w = await ctx.db.webhook.findFirst({ where: { uuid: uuid.toLowerCase(), projectId: ctx.project.id }, include: withCollections });
-  if (!w) throw notFound(WEBHOOK_NOT_FOUND);
+  if (!w || !webhookWithinLimit(ctx.scope, w)) throw notFound(WEBHOOK_NOT_FOUND);
   return w;
 }
 
 export async function listWebhooks(ctx: Ctx): Promise<WebhookView[]> {
   authorize(ctx, 'admin');
   const rows = await ctx.db.webhook.findMany({ where: { projectId: ctx.project.id }, include: withCollections, orderBy: { id: 'asc' } });
-  return rows.map(serializeWebhook);
+  return rows.filter((w) => webhookWithinLimit(ctx.scope, w)).map(serializeWebhook);
 }
 
 export async function getWebhook(ctx: Ctx, uuid: string): Promise<WebhookView> {
@@ -31,7 +36,7 @@ export async function getWebhook(ctx: Ctx, uuid: string): Promise<WebhookView> {
 }
 
 /** Shape rules, then the checks that need I/O (URL safety, collection ownership), all reported together. */
-async function validate(ctx: Ctx, body: unknown): Promise<WebhookInput> {
+async function validate(ctx: Ctx, body: unknown, current?: WebhookWithCollections): Promise<WebhookInput> {
   const bag = new ErrorBag();
   const input = parseWebhookBody(body, bag);
   const opts = ctx.services.webhooks.options;
@@ -39,11 +44,13 @@ async function validate(ctx: Ctx, body: unknown): Promise<WebhookInput> {
     const problem = await urlProblemOnSave(input.url, opts, opts.resolveHost);
     if (problem) bag.add('url', problem);
   }
+  let slugs: string[] = [];
   if (input?.collectionIds?.length) {
     const found = await ctx.db.collection.findMany({
       where: { projectId: ctx.project.id, id: { in: input.collectionIds } },
-      select: { id: true },
+      select: { id: true, slug: true },
     });
+    slugs = found.map((c) => c.slug);
     const known = new Set(found.map((c) => c.id));
     const raw = (body as { collection_ids: unknown[] }).collection_ids;
     raw.forEach((id, i) => {
@@ -51,6 +58,12 @@ async function validate(ctx: Ctx, body: unknown): Promise<WebhookInput> {
     });
   }
   bag.throwIfAny();
+  // After the shape rules, so a limited token learns of its limit only for an otherwise valid webhook.
+  // An update that leaves `collection_ids` out keeps the current links.
+  const links = input!.collectionIds === undefined && current ? current.collections : slugs.map((slug) => ({ collection: { slug } }));
+  if (!webhookWithinLimit(ctx.scope, { events: input!.events, collections: links })) {
+    throw forbidden('Forbidden. This webhook would reach past the collections or fields this token is limited to: name only its collections, whole, and content or schedule events.');
+  }
   return input!;
 }
 
@@ -85,7 +98,7 @@ export async function createWebhook(ctx: Ctx, body: unknown): Promise<WebhookVie
 export async function updateWebhook(ctx: Ctx, uuid: string, body: unknown): Promise<WebhookView> {
   authorize(ctx, 'admin');
   const current = await findWebhook(ctx, uuid);
-  const input = await validate(ctx, body);
+  const input = await validate(ctx, body, current);
   const status = input.status ?? current.status;
   const enabling = status && !current.status;
   const disabling = !status && current.status;
@@ -144,9 +157,10 @@ export async function listWebhookLogs(ctx: Ctx, uuid: string, query: { paginate?
   bag.throwIfAny();
   const w = await findWebhook(ctx, uuid);
   const { db } = await readSource(ctx);
+  const where = { webhookId: w.id, ...logsWithinLimit(ctx, w) };
   const [total, rows] = await Promise.all([
-    db.webhookLog.count({ where: { webhookId: w.id } }),
-    db.webhookLog.findMany({ where: { webhookId: w.id }, orderBy: { id: 'desc' }, skip: (page - 1) * perPage, take: perPage }),
+    db.webhookLog.count({ where }),
+    db.webhookLog.findMany({ where, orderBy: { id: 'desc' }, skip: (page - 1) * perPage, take: perPage }),
   ]);
   const from = rows.length ? (page - 1) * perPage + 1 : null;
   return {
@@ -157,6 +171,22 @@ export async function listWebhookLogs(ctx: Ctx, uuid: string, query: { paginate?
     last_page: Math.max(1, Math.ceil(total / perPage)),
     from,
     to: from === null ? null : from + rows.length - 1,
+  };
+}
+
+/**
+ * The log rows a limited token may read: a webhook within its limit may have sent other collections'
+ * entries before an unlimited admin narrowed it, so rows show only pings and events whose logged body
+ * names one of the webhook's current collections (a body cut at the log limit names none, so it is left out).
+ */
+function logsWithinLimit(ctx: Ctx, w: WebhookWithCollections): Prisma.WebhookLogWhereInput {
+  if (!limitedToContent(ctx.scope)) return {};
+  const slugs = w.collections.map((c) => c.collection.slug);
+  return {
+    OR: [
+      { action: PING_EVENT },
+      ...slugs.map((slug) => ({ request: { path: ['body', 'collection', 'slug'], equals: slug } })),
+    ],
   };
 }
 
@@ -177,7 +207,7 @@ export async function redeliverWebhookLog(ctx: Ctx, uuid: string, logId: string 
   const w = await findWebhook(ctx, uuid);
   const idText = String(logId);
   if (!/^\d{1,18}$/.test(idText)) throw notFound('Webhook log not found.');
-  const log = await ctx.db.webhookLog.findFirst({ where: { id: BigInt(idText), webhookId: w.id } });
+  const log = await ctx.db.webhookLog.findFirst({ where: { id: BigInt(idText), webhookId: w.id, ...logsWithinLimit(ctx, w) } });
   if (!log) throw notFound('Webhook log not found.');
   const requeued = await ctx.db.webhookDelivery.updateManyAndReturn({
     where: { id: log.deliveryId, webhookId: w.id, status: { in: ['delivered', 'failed', 'cancelled'] } },

@@ -1,7 +1,6 @@
 import { Prisma } from '../../db/client.ts';
 import type { Ctx } from '../../context.ts';
 import type { CollectionSchema, FieldDef } from '../../collections/model.ts';
-import { forbidden } from '../../errors.ts';
 import { parseSearch } from '../../filtering/search/parse.ts';
 import { compileSearch } from '../../filtering/search/compile.ts';
 import type { EntryResource, ReadState } from '../types.ts';
@@ -23,16 +22,13 @@ export interface ListSearch {
 export function listSearch(ctx: Ctx, collection: CollectionSchema, search: unknown, state: ReadState, locale: string | undefined): ListSearch | null {
   const query = parseSearch(search);
   if (!query) return null;
-  // The stored vectors hold every searchable field: a match would tell a field-scoped token what a
-  // field it may not read contains.
-  const hidden = searchableOutOfScope(collection.fields);
-  if (hidden.length) throw forbidden(`This token may not search ${collection.slug}: its searchable fields ${hidden.join(', ')} are outside the token's fields.`);
-  const { match, score } = compileSearch(query, {
-    alias: 'e',
-    column: state === 'draft' ? 'search_draft' : 'search_published',
-    locale,
-    locales: ctx.project.locales,
-  });
+  // The stored vectors hold every searchable field: matched against them, a search would tell a
+  // field-scoped token what a field it may not read contains. Such a token searches a vector built
+  // from the fields it may read instead.
+  const column = state === 'draft' ? 'search_draft' : 'search_published';
+  const spec = hasSearchableOutOfScope(collection.fields) ? searchSpec(collection.fields) : null;
+  const vector = spec && Prisma.sql`cms_search_vector_x(${JSON.stringify(spec)}::jsonb, e.locale, ${Prisma.raw(state === 'draft' ? 'e.data' : 'e.published_data')})`;
+  const { match, score } = compileSearch(query, { alias: 'e', column, locale, locales: ctx.project.locales, ...(vector ? { vector } : {}) });
   return { match, column: Prisma.sql`, ${score} AS "searchScore"`, order: Prisma.sql`${score} DESC, e.id ASC` };
 }
 
@@ -46,16 +42,49 @@ export function attachScores(rows: ReadonlyArray<object>, resources: EntryResour
 }
 
 const TEXT_LIKE = new Set(['text', 'longtext', 'richtext', 'slug', 'email']);
+const searchable = (f: FieldDef) => f.options.hiddenInAPI !== true && f.options.searchable !== false;
 
 /**
- * The searchable fields the caller may not reach: text-like, not opted out, not hidden (hidden fields
- * are never searched). A field is out of scope when it or a group holding it is: a scope names
- * top-level fields only, so a group's children inherit its mark.
+ * Whether a searchable field lies outside the caller's scope: text-like, not opted out, not hidden
+ * (hidden fields are never searched). A field is out of scope when it or a group holding it is: a
+ * scope names top-level fields only, so a group's children inherit its mark.
  */
-function searchableOutOfScope(fields: FieldDef[], groupOut = false): string[] {
-  return fields.flatMap((f) => {
+function hasSearchableOutOfScope(fields: FieldDef[], groupOut = false): boolean {
+  return fields.some((f) => {
+    if (!searchable(f)) return false;
     const out = groupOut || f.outOfScope === true;
-    if (f.options.hiddenInAPI === true || f.options.searchable === false) return [];
-    return [...(out && TEXT_LIKE.has(f.type) ? [f.name] : []), ...searchableOutOfScope(f.children ?? [], out)];
+    return (out && TEXT_LIKE.has(f.type)) || hasSearchableOutOfScope(f.children ?? [], out);
   });
+}
+
+interface SpecItem {
+  /** lax JSON path of the field's string values */
+  p: string;
+  w: 'A' | 'B' | 'D';
+  m: boolean;
+}
+
+/**
+ * The searchable fields within the caller's scope, in the shape and order `cms_search_spec_x` gives
+ * `collections.search_fields` (the database's own spec, migration 20261128060000_full_text_search),
+ * so the vector built from it weighs and cleans each field as the stored vectors do.
+ */
+function searchSpec(fields: FieldDef[]): SpecItem[] {
+  const items: Array<SpecItem & { id: number }> = [];
+  const item = (f: FieldDef, path: string): SpecItem & { id: number } => ({
+    id: f.id,
+    p: path,
+    w: f.type === 'text' ? 'A' : f.type === 'slug' || f.type === 'email' ? 'B' : 'D',
+    m: f.type === 'richtext',
+  });
+  for (const f of fields) {
+    if (f.outOfScope || !searchable(f)) continue;
+    if (TEXT_LIKE.has(f.type)) items.push(item(f, `lax $.${JSON.stringify(f.name)}[*]`));
+    if (f.type === 'group') {
+      for (const c of f.children ?? []) {
+        if (searchable(c) && TEXT_LIKE.has(c.type)) items.push(item(c, `lax $.${JSON.stringify(f.name)}.${JSON.stringify(c.name)}[*]`));
+      }
+    }
+  }
+  return items.sort((a, b) => a.id - b.id).map(({ p, w, m }) => ({ p, w, m }));
 }

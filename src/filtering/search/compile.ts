@@ -28,6 +28,12 @@ export interface SearchTarget {
   locale?: string;
   /** The project's locales (the languages a list of every locale builds its query in). */
   locales: readonly string[];
+  /**
+   * The vector to match instead of the stored column: one built per row from fewer fields (a token
+   * limited to some fields searches only those). No index serves it, so the match reads every row the
+   * list's other conditions leave.
+   */
+  vector?: Prisma.Sql;
 }
 
 /** One term in the configuration `cfg`: plain words and phrases as typed, a prefix as letters and digits with `:*`. */
@@ -52,7 +58,7 @@ const languageOf = (locale: string) => locale.toLowerCase().split('-')[0].split(
 
 export function compileSearch(query: SearchQuery, target: SearchTarget): SearchSql {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(target.alias)) throw new Error(`invalid SQL alias ${target.alias}`);
-  const vector = Prisma.raw(`${target.alias}.${target.column}`);
+  const vector = target.vector ? Prisma.sql`(${target.vector})` : Prisma.raw(`${target.alias}.${target.column}`);
   if (query.length === 0) return { match: Prisma.sql`FALSE`, score: Prisma.sql`0::float8` };
   if (target.locale !== undefined) {
     const q = querySql(query, configOf(Prisma.sql`${target.locale}`));
