@@ -108,3 +108,78 @@ describe('a token limited to collections, on every route', () => {
     expect(wide.body.errors?.[0]?.extensions?.code, JSON.stringify(wide.body)).toBe('FORBIDDEN');
   });
 });
+
+describe('inside the limit', () => {
+  const as = (method: string, url: string, body?: unknown, headers = limited) => t.request({ method, url, headers, body });
+  const hook = (extra: Record<string, unknown>) => ({ name: 'Notes hook', url: 'http://127.0.0.1:9/notes', events: ['content.updated'], sources: ['api'], ...extra });
+  let notesId: number;
+  let postsId: number;
+
+  beforeAll(async () => {
+    const model = (await as('GET', '/api/collections', undefined, w.tokens['*'])).body as Array<{ id: number; slug: string }>;
+    notesId = model.find((c) => c.slug === 'notes')!.id;
+    postsId = model.find((c) => c.slug === 'posts')!.id;
+  });
+
+  it('manages webhooks of its collections, and cannot widen them', async () => {
+    const made = await as('POST', '/api/webhooks', hook({ collection_ids: [notesId] }));
+    expect(made.status, made.text).toBe(201);
+    expect((await as('GET', '/api/webhooks')).body.map((h: { uuid: string }) => h.uuid)).toEqual([made.body.uuid]);
+    expect((await as('GET', `/api/webhooks/${made.body.uuid}`)).status).toBe(200);
+    for (const wider of [{ collection_ids: [notesId, postsId] }, { collection_ids: [] }, { collection_ids: [notesId], events: ['release.published'] }, { collection_ids: [notesId], events: ['auth.signup.success'] }]) {
+      expect((await as('PUT', `/api/webhooks/${made.body.uuid}`, hook(wider))).status, JSON.stringify(wider)).toBe(403);
+      expect((await as('POST', '/api/webhooks', hook(wider))).status, JSON.stringify(wider)).toBe(403);
+    }
+    // Nothing was widened.
+    expect((await as('GET', `/api/webhooks/${made.body.uuid}`, undefined, w.tokens['*'])).body.collections.map((c: { slug: string }) => c.slug)).toEqual(['notes']);
+    // Widened by an unlimited admin, it leaves the limited token's sight.
+    expect((await as('PUT', `/api/webhooks/${made.body.uuid}`, hook({ collection_ids: [notesId, postsId] }), w.tokens['*'])).status).toBe(200);
+    expect((await as('GET', `/api/webhooks/${made.body.uuid}`)).status).toBe(404);
+    expect((await as('GET', '/api/webhooks')).body).toEqual([]);
+  });
+
+  it('reads only log rows that name its collections', async () => {
+    const made = await as('POST', '/api/webhooks', hook({ collection_ids: [notesId] }));
+    const db = t.database.prisma;
+    const id = (await db.webhook.findUniqueOrThrow({ where: { uuid: made.body.uuid } })).id;
+    const row = (slug: string, n: number) => ({
+      webhookId: id,
+      deliveryId: `00000000-0000-4000-8000-00000000010${n}`,
+      attempt: 1,
+      action: 'content.updated',
+      url: 'http://127.0.0.1:9/notes',
+      status: '200',
+      request: { method: 'POST', headers: {}, body: { event: 'content.updated', collection: { id: 1, uuid: 'x', slug } }, body_truncated: false },
+      response: { status: 200, body: '', body_truncated: false },
+    });
+    await db.webhookLog.createMany({ data: [row('notes', 1), row('posts', 2)] });
+    const mine = await as('GET', `/api/webhooks/${made.body.uuid}/logs`);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.data.map((r: { request: { body: { collection: { slug: string } } } }) => r.request.body.collection.slug)).toEqual(['notes']);
+    expect(mine.body.total).toBe(1);
+    const all = await as('GET', `/api/webhooks/${made.body.uuid}/logs`, undefined, w.tokens['*']);
+    expect(all.body.total).toBe(2);
+  });
+
+  it('changes its collections and fields, but nothing outside them', async () => {
+    const field = await as('POST', '/api/collections/notes/fields', { type: 'text', label: 'Extra', name: 'extra' });
+    expect(field.status, field.text).toBe(201);
+    const relation = await as('POST', '/api/collections/notes/fields', { type: 'relation', label: 'Post', name: 'post', options: { relation: { collection: 'posts', type: 1 } } });
+    expect(relation.status, relation.text).toBe(403);
+    expect((await as('PUT', '/api/collections/notes', { name: 'Notes', slug: 'memos' })).status).toBe(403);
+    expect((await as('PUT', '/api/collections/notes', { name: 'Memos', slug: 'notes' })).status).toBe(200);
+    // posts' relation into notes would be dropped by deleting notes: not this token's to change.
+    expect((await as('POST', '/api/collections/posts/fields', { type: 'relation', label: 'Note', name: 'note', options: { relation: { collection: 'notes', type: 1 } } }, w.tokens['*'])).status).toBe(201);
+    const del = await as('DELETE', '/api/collections/notes', { slug: 'notes' });
+    expect(del.status, del.text).toBe(403);
+    expect((await as('GET', '/api/collections/notes')).status).toBe(200);
+  });
+
+  it('a token limited to some fields of a collection cannot change its fields', async () => {
+    const token = await as('POST', '/api/project/tokens', { name: 'notes body', abilities: ['*'], collections: ['notes'], fields: { notes: ['body'] } }, w.tokens['*']);
+    const headers = { 'project-id': w.projectUuid, authorization: `Bearer ${token.body.data.token}` };
+    expect((await as('POST', '/api/collections/notes/fields', { type: 'text', label: 'More', name: 'more' }, headers)).status).toBe(403);
+    expect((await as('PUT', '/api/collections/notes', { name: 'N', slug: 'notes' }, headers)).status).toBe(403);
+    expect((await as('POST', '/api/webhooks', hook({ collection_ids: [notesId] }), headers)).status).toBe(403);
+  });
+});
