@@ -11,8 +11,9 @@ export function holds(grants: readonly string[], ability: Ability): boolean {
   return grants.includes('*') || grants.includes(ability);
 }
 
+/** The refusal of an action needing `ability` to a caller without it. */
+export const missingAbility = (ability: Ability) => forbidden(`Forbidden. This action requires the "${ability}" or "*" ability.`);
+
 export function requireAbility(grants: readonly string[], ability: Ability): void {
-  if (!holds(grants, ability)) {
-    throw forbidden(`Forbidden. This action requires the "${ability}" or "*" ability.`);
-  }
+  if (!holds(grants, ability)) throw missingAbility(ability);
 }

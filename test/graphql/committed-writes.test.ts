@@ -55,11 +55,18 @@ describe('GraphQL mutations report what they wrote (PGlite)', () => {
   });
 
   it('answers a mutation that wrote nothing with data (null root) and the error class, HTTP 200 as the GraphQL-over-HTTP spec asks', async () => {
-    const readOnly = await w.p.tokenWith(['read']);
-    const res = await w.gql('mutation { createPost(data: { title: "No" }) { uuid } }', undefined, readOnly);
+    const res = await w.gql('mutation { createPost(data: { views: 1 }) { uuid } }');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ createPost: null });
-    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN' });
+    expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('refuses a mutation its token\'s schema leaves out before it runs: 403 FORBIDDEN naming the ability, no data', async () => {
+    const readOnly = await w.p.tokenWith(['read']);
+    const res = await w.gql('mutation { createPost(data: { title: "No" }) { uuid } }', undefined, readOnly);
+    expect(res.status).toBe(403);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('"create"'), extensions: { code: 'FORBIDDEN' } });
   });
 
   it('answers addProjectLocale to an admin-only token with the project; only collections (needs read) is null', async () => {

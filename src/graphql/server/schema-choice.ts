@@ -4,11 +4,13 @@ import type { TypedSchemaCache } from '../schema/typed/cache.ts';
 import { gateError } from '../plugins/request/gate.ts';
 import type { Callers } from '../plugins/request/use-credentials.ts';
 import { isIntrospectionOnly } from './introspection.ts';
+import { schemaForGrants } from '../schema/common/schema-variant.ts';
 
 /**
  * Which schema an operation runs against, after the gate's document step: a token's project gets its
  * typed schema, keyed by the `schema_revision` authentication read, so every replica notices a schema
- * change on its next request (a scoped token gets its scope's variant, without what it cannot reach); nobody gets the core schema, and only for introspection (else the
+ * change on its next request (a scoped token gets its scope's variant, without what it cannot reach,
+ * and every token the variant without the root fields its abilities do not reach); nobody gets the core schema, and only for introspection (else the
  * refusal the credentials step kept is answered).
  */
 export function useSchemaChoice(opts: { callers: Callers; schemas: TypedSchemaCache; coreSchema: GraphQLSchema; maxTokens: number }): Plugin {
@@ -19,7 +21,10 @@ export function useSchemaChoice(opts: { callers: Callers; schemas: TypedSchemaCa
       try {
         const caller = callers.get(request);
         if (caller?.ctx) {
-          chosen.set(request, await schemas.schemaFor({ projectId: caller.ctx.project.id, schemaRevision: caller.ctx.project.schemaRevision, scope: caller.ctx.scope }));
+          const { ctx } = caller;
+          const schema = await schemas.schemaFor({ projectId: ctx.project.id, schemaRevision: ctx.project.schemaRevision, scope: ctx.scope });
+          // Without the root fields the token lacks the ability for: it is not offered what it may not call.
+          chosen.set(request, ctx.actor.kind === 'token' ? schemaForGrants(schema, ctx.actor.abilities) : schema);
           return;
         }
         if (!isIntrospectionOnly(params.query, maxTokens)) throw caller?.refused;

@@ -14,6 +14,7 @@ import { useTrustedDocuments } from '../plugins/request/use-trusted-documents.ts
 import { createApqStore } from '../plugins/request/apq-store.ts';
 import { useDocumentLimits } from '../plugins/validation/use-document-limits.ts';
 import { useQueryLimits } from '../plugins/validation/use-query-limits.ts';
+import { useAbilityRefusals } from '../plugins/validation/use-ability-refusals.ts';
 import { createConditionalGets, type ConditionalGets } from '../plugins/result/use-http-caching.ts';
 import { useContentReadCache } from '../plugins/result/use-read-cache.ts';
 import { useReadYourWrites } from '../plugins/result/use-read-your-writes.ts';
@@ -53,6 +54,7 @@ export function createGraphqlYoga(pipeline: Pipeline, schemas: TypedSchemaCache,
       useSchemaChoice({ callers, schemas, coreSchema, maxTokens: config.GRAPHQL_MAX_TOKENS }),
       useDocumentLimits({ maxTokens: config.GRAPHQL_MAX_TOKENS, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDirectives: config.GRAPHQL_MAX_DIRECTIVES }),
       useQueryLimits({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY, introspection: config.GRAPHQL_INTROSPECTION }),
+      useAbilityRefusals(services.log),
       useGraphqlStream({
         // Requests of the stream protocol that carry no operation: the pipeline's stages 2-3 alone.
         credentials: async (_request, serverContext) => void (await authOf((serverContext as ServerContext).req)),
