@@ -10,6 +10,11 @@ interface DeliveryJob {
 
 /** Enqueueing never waits longer than this: the sweeper puts back whatever could not be added. */
 const ENQUEUE_TIMEOUT_MS = 2000;
+/**
+ * BullMQ runs jobs without a priority before prioritised ones: a backlog the sweeper puts back (after
+ * Redis was down, say) gets one, so events committed since pass it instead of waiting behind it.
+ */
+const BACKLOG_PRIORITY = 100;
 
 /**
  * BullMQ side of the pipeline. The job id is the delivery id, so adding the same delivery twice
@@ -44,11 +49,15 @@ export class DeliveryQueue {
     return this.queue;
   }
 
-  /** Puts deliveries on the queue; returns false when Redis did not take them (they stay pending). */
-  async enqueue(ids: readonly string[]): Promise<boolean> {
+  /**
+   * Puts deliveries on the queue; returns false when Redis did not take them (they stay pending).
+   * `backlog`: overdue ones put back by the sweeper, which fresh deliveries overtake.
+   */
+  async enqueue(ids: readonly string[], opts: { backlog?: boolean } = {}): Promise<boolean> {
     if (ids.length === 0) return true;
     const queue = this.getQueue();
-    const add = queue.addBulk(ids.map((id) => ({ name: 'deliver', data: { id }, opts: { jobId: id } })));
+    const jobOpts = (id: string) => (opts.backlog ? { jobId: id, priority: BACKLOG_PRIORITY } : { jobId: id });
+    const add = queue.addBulk(ids.map((id) => ({ name: 'deliver', data: { id }, opts: jobOpts(id) })));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS);

@@ -8,7 +8,11 @@ import { LocalDeliveryRunner } from './local-runner.ts';
 import { webhookOptions, type WebhookOptions } from './options.ts';
 import { DeliveryProcessor } from './processor.ts';
 import { DeliveryQueue } from './queue.ts';
-import { DeliveryStore } from './store.ts';
+import { DeliveryStore, type OverduePosition } from './store.ts';
+
+/** One sweep puts back overdue deliveries this many at a time, and at most SWEEP_MAX of them (Redis holds a few hundred bytes per job). */
+const SWEEP_PAGE = 1000;
+const SWEEP_MAX = 50_000;
 
 declare module '../context.ts' {
   interface Services {
@@ -124,13 +128,22 @@ class Runtime implements WebhookRuntime {
     this.log.info({ mode: this.mode, concurrency: opts.concurrency }, 'webhook delivery started');
   }
 
-  /** Re-enqueues deliveries Redis lost or never got (it was down, a process died between steps). */
+  /**
+   * Re-enqueues deliveries Redis lost or never got (it was down, a process died between steps). A
+   * backlog goes back in pages until it is all queued (bounded per sweep), so the workers drain it at
+   * their own pace rather than at one page per sweep interval; it is queued behind fresh deliveries.
+   */
   private async sweep(): Promise<void> {
-    const ids = await this.store.overdue(this.options.sweepGraceMs, 1000);
-    if (ids.length) {
-      this.log.debug({ deliveries: ids.length }, 're-enqueueing overdue webhook deliveries');
-      await this.queue?.enqueue(ids);
+    let after: OverduePosition | undefined;
+    let queued = 0;
+    while (queued < SWEEP_MAX && !this.closing) {
+      const page = await this.store.overdue(this.options.sweepGraceMs, SWEEP_PAGE, after);
+      if (page.length === 0 || !(await this.queue?.enqueue(page.map((r) => r.id), { backlog: true }))) break;
+      queued += page.length;
+      after = page[page.length - 1];
+      if (page.length < SWEEP_PAGE) break;
     }
+    if (queued) this.log.debug({ deliveries: queued }, 're-enqueued overdue webhook deliveries');
   }
 
   async cleanup(): Promise<Record<string, number>> {

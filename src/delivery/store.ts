@@ -25,6 +25,12 @@ export interface ClaimedDelivery {
   consecutiveFailures: number;
 }
 
+/** Where a sweep of overdue deliveries stands: the last delivery it handed on. */
+export interface OverduePosition {
+  id: string;
+  at: Date;
+}
+
 export interface FinishRecord {
   delivery_id: string;
   webhook_id: number;
@@ -197,15 +203,20 @@ export class DeliveryStore {
   }
 
   /** Pending deliveries that should be on the queue by now but may not be (Redis lost them, a crash). */
-  async overdue(graceMs: number, limit: number): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(
-      `SELECT id::text AS id FROM webhook_deliveries
-       WHERE (status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000))
-          OR (status = 'sending' AND next_attempt_at < now())
-       ORDER BY next_attempt_at LIMIT $2`,
-      [graceMs, limit],
+  /**
+   * Deliveries due but not (or no longer) on the queue, oldest first, a page at a time: `after` is the
+   * last row of the previous page, so a sweep walks a large backlog instead of re-reading its head.
+   */
+  async overdue(graceMs: number, limit: number, after?: OverduePosition): Promise<OverduePosition[]> {
+    const rows = await this.db.query<OverduePosition>(
+      `SELECT id::text AS id, next_attempt_at AS at FROM webhook_deliveries
+       WHERE ((status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000))
+          OR (status = 'sending' AND next_attempt_at < now()))
+         AND ($3::timestamptz IS NULL OR (next_attempt_at, id) > ($3::timestamptz, $4::uuid))
+       ORDER BY next_attempt_at, id LIMIT $2`,
+      [graceMs, limit, after?.at ?? null, after?.id ?? null],
     );
-    return rows.map((r) => r.id);
+    return rows;
   }
 
   /** Retention: deletes in slices so no statement holds locks for long. Returns rows deleted per table. */

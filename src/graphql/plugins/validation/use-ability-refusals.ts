@@ -31,7 +31,10 @@ export function useAbilityRefusals(log: Logger): Plugin {
       if (errors.length === 0) return;
       // A client error, logged as the mask logs the operations' own refusals (./../result/mask-error.ts).
       log.debug({ code: 'FORBIDDEN', status: 403, message: errors[0].message }, 'graphql client error');
-      setResult(errors);
+      // Thrown, not set as the validation result: Yoga then answers a request error on every
+      // transport (an event stream too) with the error's own status, 403, as the operation would.
+      void setResult;
+      throw errors[0];
     },
   };
 }
