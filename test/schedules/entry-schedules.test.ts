@@ -103,7 +103,9 @@ describe('schedules for one entry (REST, worker in this process)', () => {
     const body = w.receiver.received[0].json;
     expect(body.event).toBe('schedule.failed');
     expect(body.schedule).toMatchObject({ id: s.id, status: 'failed', action: 'publish', uuid });
-    expect(body.entry_uuid ?? body.schedule.uuid).toBe(uuid);
+    // The collection named as every entry event names it, and the entry, beside the schedule.
+    expect(body.collection).toEqual({ id: w.c.posts.id, uuid: w.c.posts.uuid, slug: 'posts' });
+    expect(body.entry_uuid).toBe(uuid);
     await waitFor(async () => (await w.t.database.prisma.webhookDelivery.count({ where: { status: 'delivered' } })) === 1, 5000);
   });
 });
