@@ -19,9 +19,25 @@ export interface ImportCounts {
   assets: number;
 }
 
+/** An asset imported without its file (`skipMissingFiles`). */
+export interface SkippedAsset {
+  uuid: string;
+  filename: string;
+}
+
+export interface ImportReport extends ImportCounts {
+  /** Assets whose file the source did not have, imported without it (only with `skipMissingFiles`). */
+  assets_skipped: SkippedAsset[];
+}
+
 export interface ImportOptions {
-  /** Stores an asset's bytes under `storageKey` (from the tar beside the export, or a remote server); absent: rows only. */
-  assetFile?(asset: AssetRecord, storageKey: string): Promise<void>;
+  /**
+   * Stores an asset's bytes under `storageKey` (from the tar beside the export, or a remote server);
+   * absent: rows only. Answers false when the source has no file for the asset.
+   */
+  assetFile?(asset: AssetRecord, storageKey: string): Promise<boolean | void>;
+  /** An asset whose file the source lacks is imported without it and reported, instead of failing the import. */
+  skipMissingFiles?: boolean;
   /** Told after each batch; `total` from the export's header. */
   progress?(done: ImportCounts, total: ImportCounts): void;
 }
@@ -37,10 +53,10 @@ const notEmpty = () =>
  * whatever the file's size. No webhook event is sent for imported content. Uuids are unique per
  * database, so an import into the database it was exported from is refused on the first clash.
  */
-export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecord>, opts: ImportOptions = {}): Promise<ImportCounts> {
+export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecord>, opts: ImportOptions = {}): Promise<ImportReport> {
   authorize(ctx, 'admin');
   const effects = new SchemaEffects();
-  const project = await ctx.db.$transaction(
+  const done = await ctx.db.$transaction(
     async (tx) => {
       const joined = joinTransaction(ctx, tx, effects);
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${ctx.project.id} FOR UPDATE`;
@@ -77,13 +93,13 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
         stage = r.type;
       }
       if (stage !== 'end') throw validationFailed({ file: ['The file ends before its end record: it is incomplete (an interrupted export or copy?).'] });
-      return joined.project;
+      return { project: joined.project, skipped: writer.skipped };
     },
     { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
   );
-  ctx.project = project;
-  await applyAfterCommit(ctx.services, effects, project.id, project.schemaRevision);
-  return counts(ctx);
+  ctx.project = done.project;
+  await applyAfterCommit(ctx.services, effects, ctx.project.id, ctx.project.schemaRevision);
+  return { ...(await counts(ctx)), assets_skipped: done.skipped };
 }
 
 async function counts(ctx: Ctx): Promise<ImportCounts> {
@@ -104,6 +120,7 @@ const ENTRY_COLUMNS = `uuid uuid, collection_id int, locale text, translation_gr
 class Writer {
   total: ImportCounts = { entries: 0, versions: 0, assets: 0 };
   readonly done: ImportCounts = { entries: 0, versions: 0, assets: 0 };
+  readonly skipped: SkippedAsset[] = [];
   private collections = new Map<string, number>();
   private entries: EntryRecord[] = [];
 
@@ -126,7 +143,14 @@ class Writer {
       INSERT INTO assets (uuid, project_id, filename, original_filename, mime_type, size, storage_key, metadata, created_at, updated_at, deleted_at)
       VALUES (${a.uuid}::uuid, ${this.ctx.project.id}, ${a.filename}, ${a.original_filename}, ${a.mime_type}, ${a.size}, ${storageKey},
         ${a.metadata === null ? null : JSON.stringify(a.metadata)}::jsonb, ${a.created_at}::timestamptz, ${a.updated_at}::timestamptz, ${a.deleted_at}::timestamptz)`;
-    if (this.opts.assetFile) await this.opts.assetFile(a, storageKey);
+    if (this.opts.assetFile && (await this.opts.assetFile(a, storageKey)) === false) {
+      if (!this.opts.skipMissingFiles) {
+        throw validationFailed({
+          [`assets.${a.uuid}`]: [`The file of asset ${a.uuid} (${a.original_filename}) cannot be fetched: the source has none. Import with --skip-missing-files to take the asset without its file.`],
+        });
+      }
+      this.skipped.push({ uuid: a.uuid, filename: a.original_filename });
+    }
     this.done.assets++;
   }
 

@@ -7,6 +7,7 @@ import type { Database } from '../../src/db/client.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { world, posts, authors, field } from '../helpers/world.ts';
 import { PNG, upload } from '../assets/helpers.ts';
+import { assetStorage } from '../../src/assets/storage.ts';
 
 async function cli(argv: string[], env: Record<string, string>) {
   let out = '';
@@ -222,5 +223,26 @@ describe('cms export / cms import', () => {
     const wrongToken = await cli(['import', '--project', (await b.project({ name: 'Nope' })).uuid, '--from', `http://127.0.0.1:${port}`, '--token', 'cms_nope', '--from-project', remote.uuid], envB);
     expect(wrongToken.code).toBe(2);
     expect(wrongToken.err).toMatch(/GET \/api\?with=collections,fields answered 401/);
+
+    // A source that lost an asset's file (its /files/{uuid} answers 404): an error naming the asset,
+    // and nothing is imported; --skip-missing-files takes the asset without it and says so.
+    const lossy = await a.project({ name: 'Lossy' });
+    const lost = await upload(a, lossy.headers, { filename: 'lost.png', contentType: 'image/png', content: PNG });
+    const key = (await a.database.prisma.asset.findUniqueOrThrow({ where: { uuid: lost.body.uuid } })).storageKey;
+    await assetStorage(a.services).delete(key);
+    expect((await a.app.inject({ method: 'GET', url: `/files/${lost.body.uuid}` })).statusCode).toBe(404);
+    const lossyFrom = ['--from', `http://127.0.0.1:${port}`, '--token', lossy.token, '--from-project', lossy.uuid];
+    const strict = await b.project({ name: 'Strict' });
+    const missing = await cli(['import', '--project', strict.uuid, ...lossyFrom], envB);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(lost.body.uuid);
+    expect(missing.err).toMatch(/lost\.png.*cannot be fetched.*--skip-missing-files/s);
+    expect(await b.database.prisma.asset.count({ where: { projectId: strict.id } })).toBe(0);
+    const skipped = await cli(['import', '--project', strict.uuid, ...lossyFrom, '--skip-missing-files'], envB);
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.json).toEqual({ entries: 0, versions: 0, assets: 1, assets_skipped: [{ uuid: lost.body.uuid, filename: 'lost.png' }] });
+    const onFile = await cli(['import', '--project', (await b.project({ name: 'File' })).uuid, join(dir, 'project.ndjson'), '--skip-missing-files'], envB);
+    expect(onFile.code).toBe(2);
+    expect(onFile.err).toMatch(/goes with --from/);
   });
 });
