@@ -103,9 +103,10 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
     .option('--from <base-url>', 'pull from a running server over its REST API instead of a file (e.g. https://cms.example.com)')
     .option('--token <token>', 'with --from: an API token of the source project (read; admin also carries webhooks)')
     .option('--from-project <uuid>', 'with --from: the source project\'s UUID')
+    .option('--new-ids', 'give every entry, version and asset a new uuid (references rewritten): copies a project within the same database')
     .option('--skip-missing-files', 'with --from: import an asset whose file the source does not have without it (listed as assets_skipped) instead of failing')
     .addOption(jsonOption())
-    .action((file: string | undefined, o: { project: string; from?: string; token?: string; fromProject?: string; skipMissingFiles?: boolean; json?: boolean }) => {
+    .action((file: string | undefined, o: { project: string; from?: string; token?: string; fromProject?: string; skipMissingFiles?: boolean; newIds?: boolean; json?: boolean }) => {
       choose({
         json: !!o.json,
         run: async (env) => {
@@ -121,6 +122,7 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
             try {
               const { assets_skipped: skipped, ...counts } = await importProject(ctx, remoteRecords(src), {
                 progress,
+                newIds: o.newIds,
                 skipMissingFiles: o.skipMissingFiles,
                 assetFile: async (asset, key) => {
                   if (!(await storeAssetFile(ctx.services, asset, key, await remoteFile(src, asset.uuid)))) return false;
@@ -145,6 +147,7 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
           try {
             const { assets_skipped: _none, ...counts } = await importProject(ctx, readExportFile(file!), {
               progress,
+              newIds: o.newIds,
               assetFile: archive
                 ? (asset, key) => archive.restore(asset, key)
                 : () => Promise.reject(validationFailed({ assets: [`The export has asset files but ${tarPath} is not beside it.`] })),

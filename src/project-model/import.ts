@@ -4,9 +4,11 @@ import { validationFailed } from '../errors.ts';
 import { joinTransaction } from '../collections/operations.ts';
 import { SchemaEffects, applyAfterCommit } from '../collections/schema-effects.ts';
 import { applyDocumentIn } from './apply.ts';
-import { parseSchemaDocument } from './document.ts';
+import { parseSchemaDocument, type CollectionDoc } from './document.ts';
+import { rewriteRichTextLinks } from './import-links.ts';
 import type { AssetRecord, EntryRecord, ExportRecord } from './records.ts';
 import { insertImportedVersions, pointAtImportedVersions } from '../entries/store/version-statement.ts';
+import { IdRemap } from './new-ids.ts';
 
 /** Entries written per statement. */
 export const IMPORT_BATCH_SIZE = 200;
@@ -38,6 +40,8 @@ export interface ImportOptions {
   assetFile?(asset: AssetRecord, storageKey: string): Promise<boolean | void>;
   /** An asset whose file the source lacks is imported without it and reported, instead of failing the import. */
   skipMissingFiles?: boolean;
+  /** New uuids for every entry, version and asset, references rewritten to match (./new-ids.ts): a copy within one database. */
+  newIds?: boolean;
   /** Told after each batch; `total` from the export's header. */
   progress?(done: ImportCounts, total: ImportCounts): void;
 }
@@ -69,6 +73,7 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
 
       const writer = new Writer(tx, joined, opts);
       let stage: ExportRecord['type'] | 'start' = 'start';
+      let collectionDocs: CollectionDoc[] = [];
       const order = ['start', 'project', 'schema', 'asset', 'entry', 'end'];
       for await (const r of records) {
         if (stage === 'end') throw validationFailed({ file: ['Nothing may follow the end record.'] });
@@ -79,12 +84,16 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
           if (stage !== 'start') throw validationFailed({ file: ['The file has two project headers.'] });
           writer.total = r.counts;
         } else if (r.type === 'schema') {
-          await applyDocumentIn(joined, tx, parseSchemaDocument(r.schema), { allowDestructive: false });
+          const doc = parseSchemaDocument(r.schema);
+          await applyDocumentIn(joined, tx, doc, { allowDestructive: false });
+          writer.remap?.useSchema(doc.collections);
+          collectionDocs = doc.collections;
           await writer.loadCollections();
         } else if (r.type === 'asset') await writer.asset(r);
         else if (r.type === 'entry') await writer.entry(r);
         else if (r.type === 'end') {
           await writer.flush();
+          if (writer.remap) await rewriteRichTextLinks(tx, joined.project.id, collectionDocs, writer.collectionIds, writer.remap);
           const { counts } = r;
           if (counts.entries !== writer.done.entries || counts.versions !== writer.done.versions || counts.assets !== writer.done.assets) {
             throw validationFailed({ file: [`The end record counts ${JSON.stringify(counts)} but the file held ${JSON.stringify(writer.done)}.`] });
@@ -121,6 +130,7 @@ class Writer {
   total: ImportCounts = { entries: 0, versions: 0, assets: 0 };
   readonly done: ImportCounts = { entries: 0, versions: 0, assets: 0 };
   readonly skipped: SkippedAsset[] = [];
+  readonly remap?: IdRemap;
   private collections = new Map<string, number>();
   private entries: EntryRecord[] = [];
 
@@ -128,14 +138,21 @@ class Writer {
     private readonly tx: Tx,
     private readonly ctx: Ctx,
     private readonly opts: ImportOptions,
-  ) {}
+  ) {
+    if (opts.newIds) this.remap = new IdRemap();
+  }
+
+  get collectionIds(): ReadonlyMap<string, number> {
+    return this.collections;
+  }
 
   async loadCollections(): Promise<void> {
     const rows = await this.tx.collection.findMany({ where: { projectId: this.ctx.project.id }, select: { id: true, slug: true } });
     this.collections = new Map(rows.map((r) => [r.slug, r.id]));
   }
 
-  async asset(a: AssetRecord): Promise<void> {
+  async asset(original: AssetRecord): Promise<void> {
+    const a = this.remap ? this.remap.asset(original) : original;
     const clash = await this.tx.asset.findUnique({ where: { uuid: a.uuid }, select: { id: true } });
     if (clash) throw uuidTaken('asset', a.uuid);
     const storageKey = `${this.ctx.project.uuid}/${a.uuid}`;
@@ -143,7 +160,8 @@ class Writer {
       INSERT INTO assets (uuid, project_id, filename, original_filename, mime_type, size, storage_key, metadata, created_at, updated_at, deleted_at)
       VALUES (${a.uuid}::uuid, ${this.ctx.project.id}, ${a.filename}, ${a.original_filename}, ${a.mime_type}, ${a.size}, ${storageKey},
         ${a.metadata === null ? null : JSON.stringify(a.metadata)}::jsonb, ${a.created_at}::timestamptz, ${a.updated_at}::timestamptz, ${a.deleted_at}::timestamptz)`;
-    if (this.opts.assetFile && (await this.opts.assetFile(a, storageKey)) === false) {
+    // The source knows the file by its own uuid; it is stored under the asset's uuid here.
+    if (this.opts.assetFile && (await this.opts.assetFile(original, storageKey)) === false) {
       if (!this.opts.skipMissingFiles) {
         throw validationFailed({
           [`assets.${a.uuid}`]: [`The file of asset ${a.uuid} (${a.original_filename}) cannot be fetched: the source has none. Import with --skip-missing-files to take the asset without its file.`],
@@ -154,7 +172,8 @@ class Writer {
     this.done.assets++;
   }
 
-  async entry(e: EntryRecord): Promise<void> {
+  async entry(original: EntryRecord): Promise<void> {
+    const e = this.remap ? this.remap.entry(original) : original;
     if (!this.collections.has(e.collection)) throw validationFailed({ [`entries.${e.uuid}.collection`]: [`The collection "${e.collection}" is not in the file's schema.`] });
     if (!this.ctx.project.locales.includes(e.locale)) throw validationFailed({ [`entries.${e.uuid}.locale`]: [`The locale "${e.locale}" is not one of the project's.`] });
     this.entries.push(e);
@@ -255,5 +274,7 @@ class Writer {
 
 const uuidTaken = (kind: string, uuid: string) =>
   validationFailed({
-    [kind]: [`The ${kind} ${uuid} already exists in this database: an import keeps uuids, so it goes into another database than the one it was exported from.`],
+    [kind]: [
+      `The ${kind} ${uuid} already exists in this database: an import keeps uuids, so it goes into another database than the one it was exported from. To copy a project within this database, import with --new-ids (new uuids, references rewritten).`,
+    ],
   });
