@@ -103,13 +103,16 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
     .option('--from <base-url>', 'pull from a running server over its REST API instead of a file (e.g. https://cms.example.com)')
     .option('--token <token>', 'with --from: an API token of the source project (read; admin also carries webhooks)')
     .option('--from-project <uuid>', 'with --from: the source project\'s UUID')
+    .option('--new-ids', 'give every entry, version and asset a new uuid (references rewritten): copies a project within the same database')
+    .option('--skip-missing-files', 'with --from: import an asset whose file the source does not have without it (listed as assets_skipped) instead of failing')
     .addOption(jsonOption())
-    .action((file: string | undefined, o: { project: string; from?: string; token?: string; fromProject?: string; json?: boolean }) => {
+    .action((file: string | undefined, o: { project: string; from?: string; token?: string; fromProject?: string; skipMissingFiles?: boolean; newIds?: boolean; json?: boolean }) => {
       choose({
         json: !!o.json,
         run: async (env) => {
           if (o.from ? file !== undefined : file === undefined) throw validationFailed({ file: ['Give either an export file or --from <base-url>.'] });
           if (o.from && (!o.token || !o.fromProject)) throw validationFailed({ from: ['--from needs --token and --from-project.'] });
+          if (o.skipMissingFiles && !o.from) throw validationFailed({ 'skip-missing-files': ['--skip-missing-files goes with --from (an export lists the files it lacked itself).'] });
           const ctx = await projectCtx(env, o.project);
           const bar = progressBar(env.progress, 'Importing entries');
           const progress = (d: { entries: number }, t: { entries: number }) => bar.update(d.entries, Math.max(t.entries, d.entries));
@@ -117,13 +120,21 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
           if (o.from) {
             const src: RemoteSource = { baseUrl: o.from, token: o.token!, projectUuid: o.fromProject!.toLowerCase() };
             try {
-              const counts = await importProject(ctx, remoteRecords(src), {
+              const { assets_skipped: skipped, ...counts } = await importProject(ctx, remoteRecords(src), {
                 progress,
+                newIds: o.newIds,
+                skipMissingFiles: o.skipMissingFiles,
                 assetFile: async (asset, key) => {
-                  if (await storeAssetFile(ctx.services, asset, key, await remoteFile(src, asset.uuid))) stored.push(() => assetStorage(ctx.services).delete(key));
+                  if (!(await storeAssetFile(ctx.services, asset, key, await remoteFile(src, asset.uuid)))) return false;
+                  stored.push(() => assetStorage(ctx.services).delete(key));
+                  return true;
                 },
               });
-              return { json: counts, human: summary(`Imported ${o.from} project ${src.projectUuid} into project ${o.project}`, counts) };
+              const extra: Array<[string, string]> = skipped.length ? [['skipped files', `${skipped.length} (the source has none: ${skipped.slice(0, 5).map((a) => `${a.uuid} ${a.filename}`).join(', ')}${skipped.length > 5 ? ', …' : ''})`]] : [];
+              return {
+                json: o.skipMissingFiles ? { ...counts, assets_skipped: skipped } : counts,
+                human: summary(`Imported ${o.from} project ${src.projectUuid} into project ${o.project}`, counts, extra),
+              };
             } catch (err) {
               for (const undo of stored) await undo().catch(() => {});
               throw err;
@@ -134,8 +145,9 @@ export function transferCommands(choose: Choose, projectOption: () => Option, js
           const tarPath = archivePathFor(file!);
           const archive = existsSync(tarPath) ? openArchiveReader(ctx.services, tarPath) : undefined;
           try {
-            const counts = await importProject(ctx, readExportFile(file!), {
+            const { assets_skipped: _none, ...counts } = await importProject(ctx, readExportFile(file!), {
               progress,
+              newIds: o.newIds,
               assetFile: archive
                 ? (asset, key) => archive.restore(asset, key)
                 : () => Promise.reject(validationFailed({ assets: [`The export has asset files but ${tarPath} is not beside it.`] })),

@@ -13,7 +13,7 @@ import { admitEndUser } from '../edge/enduser.ts';
 import { localFirstStartHeaders } from '../edge/local-headers.ts';
 import { allRoutes } from '../rest/index.ts';
 import type { RouteDef, RestInput } from '../rest/route.ts';
-import { routeForProject } from '../rest/reserved-slugs.ts';
+import { fixedPathAnswer, fixedPathAnswerFor, routeForProject } from '../rest/reserved-slugs.ts';
 import { mountGraphql } from '../graphql/server/mount.ts';
 import { mountMultipartRoutes, multipartRoutes } from '../rest/asset-routes.ts';
 import { mountStaticAssets } from './static-assets.ts';
@@ -171,7 +171,14 @@ function registerRoute(app: FastifyInstance, pipeline: Pipeline, route: RouteDef
         const headers = { projectId: req.headers['project-id'], authorization: req.headers.authorization, userAgent: req.headers['user-agent'] };
         result = await route.endUserHandler(await admitEndUser(services, { ...headers, ip: req.ip, requestId: req.id }), input);
       } else {
+        // A catch-all never answers for a fixed path (a reserved slug): 405 or 404, not "Collection not found",
+        // decided before authentication unless the project may hold a collection of that slug.
+        const fixedPath = { route, method: req.method, path: req.url, slug: input.params.collection };
+        const early = await fixedPathAnswer(allRoutes, fixedPath);
+        if (early) return reply.status(early.status!).headers(early.headers ?? {}).send(early.body);
         const ctx = await pipeline.admit(req, credentialsOf(req), route.bucket);
+        const fixed = await fixedPathAnswerFor(ctx, allRoutes, fixedPath);
+        if (fixed) return reply.status(fixed.status!).headers(fixed.headers ?? {}).send(fixed.body);
         // A fixed route under a reserved slug steps aside for a project with a collection of that slug.
         const serving = route.reservedSlug ? await routeForProject(ctx, allRoutes, route, route.method, req.url) : { route };
         if (!serving) throw notFound('Not found.');

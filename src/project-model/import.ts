@@ -5,9 +5,11 @@ import { validationFailed } from '../errors.ts';
 import { joinTransaction } from '../collections/operations.ts';
 import { SchemaEffects, applyAfterCommit } from '../collections/schema-effects.ts';
 import { applyDocumentIn } from './apply.ts';
-import { parseSchemaDocument } from './document.ts';
+import { parseSchemaDocument, type CollectionDoc } from './document.ts';
+import { rewriteRichTextLinks } from './import-links.ts';
 import type { AssetRecord, EntryRecord, ExportRecord } from './records.ts';
 import { insertImportedVersions, pointAtImportedVersions } from '../entries/store/version-statement.ts';
+import { IdRemap } from './new-ids.ts';
 
 /** Entries written per statement. */
 export const IMPORT_BATCH_SIZE = 200;
@@ -20,9 +22,27 @@ export interface ImportCounts {
   assets: number;
 }
 
+/** An asset imported without its file (`skipMissingFiles`). */
+export interface SkippedAsset {
+  uuid: string;
+  filename: string;
+}
+
+export interface ImportReport extends ImportCounts {
+  /** Assets whose file the source did not have, imported without it (only with `skipMissingFiles`). */
+  assets_skipped: SkippedAsset[];
+}
+
 export interface ImportOptions {
-  /** Stores an asset's bytes under `storageKey` (from the tar beside the export, or a remote server); absent: rows only. */
-  assetFile?(asset: AssetRecord, storageKey: string): Promise<void>;
+  /**
+   * Stores an asset's bytes under `storageKey` (from the tar beside the export, or a remote server);
+   * absent: rows only. Answers false when the source has no file for the asset.
+   */
+  assetFile?(asset: AssetRecord, storageKey: string): Promise<boolean | void>;
+  /** An asset whose file the source lacks is imported without it and reported, instead of failing the import. */
+  skipMissingFiles?: boolean;
+  /** New uuids for every entry, version and asset, references rewritten to match (./new-ids.ts): a copy within one database. */
+  newIds?: boolean;
   /** Told after each batch; `total` from the export's header. */
   progress?(done: ImportCounts, total: ImportCounts): void;
 }
@@ -38,10 +58,10 @@ const notEmpty = () =>
  * whatever the file's size. No webhook event is sent for imported content. Uuids are unique per
  * database, so an import into the database it was exported from is refused on the first clash.
  */
-export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecord>, opts: ImportOptions = {}): Promise<ImportCounts> {
+export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecord>, opts: ImportOptions = {}): Promise<ImportReport> {
   authorizeProjectAdmin(ctx, WHOLE_PROJECT.exports);
   const effects = new SchemaEffects();
-  const project = await ctx.db.$transaction(
+  const done = await ctx.db.$transaction(
     async (tx) => {
       const joined = joinTransaction(ctx, tx, effects);
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${ctx.project.id} FOR UPDATE`;
@@ -54,6 +74,7 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
 
       const writer = new Writer(tx, joined, opts);
       let stage: ExportRecord['type'] | 'start' = 'start';
+      let collectionDocs: CollectionDoc[] = [];
       const order = ['start', 'project', 'schema', 'asset', 'entry', 'end'];
       for await (const r of records) {
         if (stage === 'end') throw validationFailed({ file: ['Nothing may follow the end record.'] });
@@ -64,12 +85,16 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
           if (stage !== 'start') throw validationFailed({ file: ['The file has two project headers.'] });
           writer.total = r.counts;
         } else if (r.type === 'schema') {
-          await applyDocumentIn(joined, tx, parseSchemaDocument(r.schema), { allowDestructive: false });
+          const doc = parseSchemaDocument(r.schema);
+          await applyDocumentIn(joined, tx, doc, { allowDestructive: false });
+          writer.remap?.useSchema(doc.collections);
+          collectionDocs = doc.collections;
           await writer.loadCollections();
         } else if (r.type === 'asset') await writer.asset(r);
         else if (r.type === 'entry') await writer.entry(r);
         else if (r.type === 'end') {
           await writer.flush();
+          if (writer.remap) await rewriteRichTextLinks(tx, joined.project.id, collectionDocs, writer.collectionIds, writer.remap);
           const { counts } = r;
           if (counts.entries !== writer.done.entries || counts.versions !== writer.done.versions || counts.assets !== writer.done.assets) {
             throw validationFailed({ file: [`The end record counts ${JSON.stringify(counts)} but the file held ${JSON.stringify(writer.done)}.`] });
@@ -78,13 +103,13 @@ export async function importProject(ctx: Ctx, records: AsyncIterable<ExportRecor
         stage = r.type;
       }
       if (stage !== 'end') throw validationFailed({ file: ['The file ends before its end record: it is incomplete (an interrupted export or copy?).'] });
-      return joined.project;
+      return { project: joined.project, skipped: writer.skipped };
     },
     { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
   );
-  ctx.project = project;
-  await applyAfterCommit(ctx.services, effects, project.id, project.schemaRevision);
-  return counts(ctx);
+  ctx.project = done.project;
+  await applyAfterCommit(ctx.services, effects, ctx.project.id, ctx.project.schemaRevision);
+  return { ...(await counts(ctx)), assets_skipped: done.skipped };
 }
 
 async function counts(ctx: Ctx): Promise<ImportCounts> {
@@ -105,6 +130,8 @@ const ENTRY_COLUMNS = `uuid uuid, collection_id int, locale text, translation_gr
 class Writer {
   total: ImportCounts = { entries: 0, versions: 0, assets: 0 };
   readonly done: ImportCounts = { entries: 0, versions: 0, assets: 0 };
+  readonly skipped: SkippedAsset[] = [];
+  readonly remap?: IdRemap;
   private collections = new Map<string, number>();
   private entries: EntryRecord[] = [];
 
@@ -112,14 +139,21 @@ class Writer {
     private readonly tx: Tx,
     private readonly ctx: Ctx,
     private readonly opts: ImportOptions,
-  ) {}
+  ) {
+    if (opts.newIds) this.remap = new IdRemap();
+  }
+
+  get collectionIds(): ReadonlyMap<string, number> {
+    return this.collections;
+  }
 
   async loadCollections(): Promise<void> {
     const rows = await this.tx.collection.findMany({ where: { projectId: this.ctx.project.id }, select: { id: true, slug: true } });
     this.collections = new Map(rows.map((r) => [r.slug, r.id]));
   }
 
-  async asset(a: AssetRecord): Promise<void> {
+  async asset(original: AssetRecord): Promise<void> {
+    const a = this.remap ? this.remap.asset(original) : original;
     const clash = await this.tx.asset.findUnique({ where: { uuid: a.uuid }, select: { id: true } });
     if (clash) throw uuidTaken('asset', a.uuid);
     const storageKey = `${this.ctx.project.uuid}/${a.uuid}`;
@@ -127,11 +161,20 @@ class Writer {
       INSERT INTO assets (uuid, project_id, filename, original_filename, mime_type, size, storage_key, metadata, created_at, updated_at, deleted_at)
       VALUES (${a.uuid}::uuid, ${this.ctx.project.id}, ${a.filename}, ${a.original_filename}, ${a.mime_type}, ${a.size}, ${storageKey},
         ${a.metadata === null ? null : JSON.stringify(a.metadata)}::jsonb, ${a.created_at}::timestamptz, ${a.updated_at}::timestamptz, ${a.deleted_at}::timestamptz)`;
-    if (this.opts.assetFile) await this.opts.assetFile(a, storageKey);
+    // The source knows the file by its own uuid; it is stored under the asset's uuid here.
+    if (this.opts.assetFile && (await this.opts.assetFile(original, storageKey)) === false) {
+      if (!this.opts.skipMissingFiles) {
+        throw validationFailed({
+          [`assets.${a.uuid}`]: [`The file of asset ${a.uuid} (${a.original_filename}) cannot be fetched: the source has none. Import with --skip-missing-files to take the asset without its file.`],
+        });
+      }
+      this.skipped.push({ uuid: a.uuid, filename: a.original_filename });
+    }
     this.done.assets++;
   }
 
-  async entry(e: EntryRecord): Promise<void> {
+  async entry(original: EntryRecord): Promise<void> {
+    const e = this.remap ? this.remap.entry(original) : original;
     if (!this.collections.has(e.collection)) throw validationFailed({ [`entries.${e.uuid}.collection`]: [`The collection "${e.collection}" is not in the file's schema.`] });
     if (!this.ctx.project.locales.includes(e.locale)) throw validationFailed({ [`entries.${e.uuid}.locale`]: [`The locale "${e.locale}" is not one of the project's.`] });
     this.entries.push(e);
@@ -232,5 +275,7 @@ class Writer {
 
 const uuidTaken = (kind: string, uuid: string) =>
   validationFailed({
-    [kind]: [`The ${kind} ${uuid} already exists in this database: an import keeps uuids, so it goes into another database than the one it was exported from.`],
+    [kind]: [
+      `The ${kind} ${uuid} already exists in this database: an import keeps uuids, so it goes into another database than the one it was exported from. To copy a project within this database, import with --new-ids (new uuids, references rewritten).`,
+    ],
   });

@@ -65,9 +65,17 @@ class Remote {
   }
 
   async file(uuid: string): Promise<Readable | null> {
-    const res = await fetch(this.url(`/files/${uuid}`));
-    if (res.status === 404) return null;
-    if (!res.ok || !res.body) throw validationFailed({ from: [`GET /files/${uuid} answered ${res.status}.`] });
+    let res: Response;
+    try {
+      res = await fetch(this.url(`/files/${uuid}`));
+    } catch (err) {
+      throw validationFailed({ [`assets.${uuid}`]: [`Cannot fetch the file of asset ${uuid} from ${this.src.baseUrl}: ${(err as Error).cause ?? (err as Error).message}`] });
+    }
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (!res.ok || !res.body) throw validationFailed({ [`assets.${uuid}`]: [`The file of asset ${uuid} cannot be fetched: GET /files/${uuid} answered ${res.status}.`] });
     return Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
   }
 
@@ -114,7 +122,7 @@ function storedData(fields: FieldDoc[], shown: Record<string, unknown>): Record<
   return out;
 }
 
-/** An asset's bytes from the server's public file URL, or null when it has none. */
+/** An asset's bytes from the server's public file URL, or null when it has none (404). */
 export function remoteFile(src: RemoteSource, uuid: string): Promise<Readable | null> {
   return new Remote(src).file(uuid);
 }

@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.ts';
+import { RESERVED_SLUGS } from '../collections/operations.ts';
 import { projectHasCollection } from '../collections/schema-cache.ts';
-import type { RouteDef } from './route.ts';
+import type { RestResult, RouteDef } from './route.ts';
 
 /**
  * Fixed routes whose first segment became a reserved collection slug after projects could already
@@ -52,3 +53,45 @@ export async function routeForProject(ctx: Ctx, routes: RouteDef[], route: Route
   if (!route.reservedSlug || !(await projectHasCollection(ctx, route.reservedSlug))) return { route };
   return collectionRouteFor(routes, method, path);
 }
+
+const isCatchAll = (route: RouteDef) => route.url.startsWith('/api/:collection');
+
+/** The methods of the table's fixed routes (not the `/api/:collection` catch-alls) whose pattern matches `path`. */
+export function fixedMethodsFor(routes: RouteDef[], path: string): string[] {
+  const parts = segments(path);
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (isCatchAll(route)) continue;
+    const pattern = segments(route.url);
+    if (pattern.length === parts.length && pattern.every((seg, i) => seg.startsWith(':') || seg === parts[i])) methods.add(route.method);
+  }
+  return [...methods];
+}
+
+/**
+ * A request a catch-all route matched although its first segment is a reserved slug (`PATCH
+ * /api/webhooks/{id}`, `GET /api/releases/{id}/x`): it names a fixed path, not a collection, so it
+ * never gets a collection's answer. 405 with `Allow` when the fixed path exists with other methods,
+ * 404 when it does not (as the router answers any other unknown path). Null when the route serves it:
+ * the slug is not reserved, or the project kept a collection of that slug from before it was.
+ * A slug older projects may hold as a collection (a fixed route's `reservedSlug`) needs the project
+ * to decide: without `hasCollection` (before authentication) the answer waits for it (null).
+ */
+export async function fixedPathAnswer(
+  routes: RouteDef[],
+  request: { route: RouteDef; method: string; path: string; slug: string | undefined },
+  hasCollection?: (slug: string) => Promise<boolean>,
+): Promise<RestResult | null> {
+  const { route, method, path, slug } = request;
+  if (!isCatchAll(route) || slug === undefined || !(RESERVED_SLUGS as readonly string[]).includes(slug)) return null;
+  if (routes.some((r) => r.reservedSlug === slug) && (!hasCollection || (await hasCollection(slug)))) return null;
+  const allowed = fixedMethodsFor(routes, path);
+  if (allowed.length === 0) return { status: 404, body: { message: 'Not found.' } };
+  // HEAD comes with every GET (Fastify adds it), OPTIONS with every path (CORS), as the router's own 405 lists them.
+  const allow = [...new Set([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+  return { status: 405, headers: { allow }, body: { message: `The ${method} method is not allowed here; allowed: ${allow}.` } };
+}
+
+/** `fixedPathAnswer` once the project is known: a legacy collection of the slug keeps its routes. */
+export const fixedPathAnswerFor = (ctx: Ctx, routes: RouteDef[], request: Parameters<typeof fixedPathAnswer>[1]) =>
+  fixedPathAnswer(routes, request, (slug) => projectHasCollection(ctx, slug));

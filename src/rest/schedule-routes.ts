@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { ref } from './openapi/components.ts';
 import { defineRoutes } from './route.ts';
-import { cancelSchedule, listEntrySchedules, scheduleEntry } from '../schedules/operations.ts';
+import { cancelSchedule, listEntrySchedules, rescheduleEntrySchedule, scheduleEntry } from '../schedules/operations.ts';
 import { scheduleResource } from '../schedules/serialize.ts';
 
 const tags = ['schedules'];
+
+const rescheduleBody = z.object({
+  at: z.string().describe('The new time, as an ISO 8601 date and time with an offset, in the future'),
+});
 
 const scheduleBody = z.object({
   action: z.enum(['publish', 'unpublish']),
@@ -14,7 +18,7 @@ const scheduleBody = z.object({
 
 /**
  * Scheduled publishes and unpublishes of one entry (docs/schedules.md). The entry routes sit one
- * segment deeper than `/api/:collection/:uuid`; cancelling has a fixed prefix, registered before the
+ * segment deeper than `/api/:collection/:uuid`; rescheduling and cancelling have a fixed prefix, registered before the
  * `/api/:collection/:uuid` catch-all. `schedules` is a reserved slug that older projects may use as a
  * collection: for them the collection's routes answer under /api/schedules (src/rest/reserved-slugs.ts).
  */
@@ -39,6 +43,18 @@ export const scheduleRoutes = defineRoutes([
     summary: "The entry's schedules, soonest first, whatever their status",
     tags,
     handler: async (ctx, { params }) => ({ body: { data: (await listEntrySchedules(ctx, params.collection, params.uuid)).map(scheduleResource) } }),
+  },
+  {
+    method: 'PATCH',
+    url: '/api/schedules/:id',
+    reservedSlug: 'schedules',
+    successStatus: 200,
+    response: { schema: ref('ScheduleData') },
+    ability: 'update',
+    body: rescheduleBody,
+    summary: 'Move a pending schedule to another time ({ at }; 409 once it ran, failed or was cancelled)',
+    tags,
+    handler: async (ctx, { params, body }) => ({ body: { data: scheduleResource(await rescheduleEntrySchedule(ctx, params.id, body)) } }),
   },
   {
     method: 'DELETE',

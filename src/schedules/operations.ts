@@ -7,7 +7,7 @@ import { conflict, notFound, validationFailed, zodToAppError } from '../errors.t
 import { collectionForRequest } from '../collections/schema-cache.ts';
 import { findEntry } from '../entries/versions/lookup.ts';
 import { isUuid } from '../uuid.ts';
-import { cancelPending, insertSchedule, scheduleById, schedulesOfEntry, type ScheduleRow } from './store.ts';
+import { cancelPending, insertSchedule, movePending, scheduleById, schedulesOfEntry, type ScheduleRow } from './store.ts';
 
 /** ISO 8601 date and time with an offset (`Z` or `±hh:mm`), as every timestamp the API returns. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -91,9 +91,7 @@ export async function listEntrySchedules(ctx: Ctx, collectionSlug: string, uuid:
 export async function cancelSchedule(ctx: Ctx, id: string): Promise<ScheduleRow> {
   authorize(ctx, 'update');
   if (!isUuid(id)) throw notFound('Schedule not found.');
-  // A schedule of a collection outside the caller's scope is as unknown as a missing one.
-  const found = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());
-  if (!found || found.kind !== 'entry' || found.collection_id === null || !collectionIdInScope(ctx, found.collection_id)) throw notFound('Schedule not found.');
+  await requireScheduleInScope(ctx, id);
   const cancelled = await cancelPending(ctx.db, ctx.project.id, id.toLowerCase(), 'entry');
   if (!cancelled) {
     const row = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());
@@ -102,6 +100,39 @@ export async function cancelSchedule(ctx: Ctx, id: string): Promise<ScheduleRow>
   }
   await ctx.services.schedules?.cancelled(cancelled.id);
   return cancelled;
+}
+
+const rescheduleInput = z.object({
+  at: z.string({ message: 'Required: an ISO 8601 date and time, e.g. 2030-01-01T09:00:00Z.' }),
+});
+
+/**
+ * PATCH /api/schedules/{id} `{ at }`: moves a pending schedule to another time (the rules of `at` are
+ * those of a new schedule) and its queued job with it. 404 for an unknown id (or a release's
+ * schedule, moved through its release), 409 once it ran, failed or was cancelled.
+ */
+export async function rescheduleEntrySchedule(ctx: Ctx, id: string, body: unknown): Promise<ScheduleRow> {
+  authorize(ctx, 'update');
+  // What exists is checked before the body, so a caller outside its scope learns nothing from a 422.
+  if (!isUuid(id)) throw notFound('Schedule not found.');
+  await requireScheduleInScope(ctx, id);
+  const parsed = rescheduleInput.safeParse(body ?? {});
+  if (!parsed.success) throw zodToAppError(parsed.error);
+  const runAt = parseRunAt(parsed.data.at);
+  const moved = await movePending(ctx.db, ctx.project.id, id.toLowerCase(), 'entry', runAt);
+  if (!moved) {
+    const row = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());
+    if (!row || row.kind !== 'entry') throw notFound('Schedule not found.');
+    throw conflict(`The schedule is ${row.status}; only a scheduled one can be rescheduled.`);
+  }
+  await ctx.services.schedules?.moved({ id: moved.id, run_at: moved.run_at, kind: moved.kind });
+  return moved;
+}
+
+/** An entry schedule of a collection outside the caller's scope is as unknown as a missing one (404). */
+async function requireScheduleInScope(ctx: Ctx, id: string): Promise<void> {
+  const found = await scheduleById(ctx.db, ctx.project.id, id.toLowerCase());
+  if (!found || found.kind !== 'entry' || found.collection_id === null || !collectionIdInScope(ctx, found.collection_id)) throw notFound('Schedule not found.');
 }
 
 /**

@@ -83,10 +83,11 @@ export class ScheduleProcessor {
       const marked = await finish(tx, row.id, 'scheduled', { status: 'failed', errors });
       if (!marked) return false;
       const ctx = await this.ctxFor(tx, marked);
+      const collection = await collectionNamed(tx, marked);
       await emitScheduleEvent(tx, ctx, 'schedule.failed', {
         collectionId: marked.collection_id,
         entryUuid: marked.entry_uuid,
-        data: { schedule: scheduleResource(marked), message: err.message, errors },
+        data: { collection, entry_uuid: marked.entry_uuid, locale: marked.locale, schedule: scheduleResource(marked), message: err.message, errors },
       });
       return true;
     });
@@ -126,6 +127,16 @@ export class ScheduleProcessor {
       memo: new Map(),
     };
   }
+}
+
+/**
+ * The schedule's collection as content events name it (`{ id, uuid, slug }`). A run fails when the
+ * collection was deleted meanwhile; its id is all that is left to name it then.
+ */
+async function collectionNamed(tx: Tx, row: ScheduleRow): Promise<{ id: number; uuid: string | null; slug: string | null } | null> {
+  if (row.collection_id === null) return null;
+  const found = await tx.collection.findFirst({ where: { id: row.collection_id, projectId: row.project_id }, select: { id: true, uuid: true, slug: true } });
+  return found ?? { id: row.collection_id, uuid: null, slug: null };
 }
 
 /** A refusal the API would answer with a 4xx: the action cannot run as scheduled. Anything else is retried. */

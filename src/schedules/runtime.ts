@@ -31,6 +31,8 @@ export interface ScheduleRuntime {
   enqueue(items: Due[]): Promise<void>;
   /** Drops a cancelled schedule's job. */
   cancelled(id: string): Promise<void>;
+  /** Replaces a rescheduled schedule's job by one due at its new time. */
+  moved(item: Due): Promise<void>;
   start(): Promise<void>;
   /** Re-adds every pending schedule (null) or those due before `until`; answers how many it handed on. */
   restore(until?: Date | null): Promise<number>;
@@ -76,6 +78,17 @@ class Runtime implements ScheduleRuntime {
 
   async cancelled(id: string): Promise<void> {
     if (this.mode === 'queue') await this.getQueue().remove(id);
+  }
+
+  /**
+   * The job id is the schedule id, so the old job goes before the new one can be added. A job that
+   * could not be removed (running now, or Redis away) is harmless: run early, it finds the row not
+   * yet due and waits for the new time; left late, the sweep runs the overdue row itself.
+   */
+  async moved(item: Due): Promise<void> {
+    if (this.mode !== 'queue') return;
+    await this.getQueue().remove(item.id);
+    await this.getQueue().enqueue([item]);
   }
 
   async start(): Promise<void> {

@@ -83,6 +83,18 @@ export async function cancelPending(db: Tx, projectId: number, id: string, kind?
 }
 
 /**
+ * Moves a pending schedule to `runAt`. Serialised with a run on the row lock, as a cancel is: a run
+ * that claimed it first leaves it no longer pending, and the move finds nothing.
+ */
+export async function movePending(db: Tx, projectId: number, id: string, kind: ScheduleKind, runAt: Date): Promise<ScheduleRow | null> {
+  const [row] = await db.$queryRaw<ScheduleRow[]>(Prisma.sql`
+    UPDATE scheduled_actions SET run_at = ${runAt}, updated_at = now()
+    WHERE id = ${id}::uuid AND project_id = ${projectId} AND status = 'scheduled' AND kind = ${kind}
+    RETURNING ${COLUMNS}`);
+  return row ?? null;
+}
+
+/**
  * Claims a pending schedule whose time has come (scheduled → running). Run inside the transaction
  * that carries out the action: the row stays locked until it commits, so a second worker's claim
  * waits and then finds nothing, and a crash rolls the claim back with the action.

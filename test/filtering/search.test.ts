@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/db/client.ts';
+import { searchScore } from '../../src/entries/reads/search.ts';
+import { compileSearch } from '../../src/filtering/search/compile.ts';
+import { parseSearch } from '../../src/filtering/search/parse.ts';
 import { collection, field, world, type World } from '../helpers/world.ts';
 
 /**
@@ -163,6 +167,38 @@ for (const embedded of [false, true]) describe(`full-text search (${embedded ? '
     expect(plain.body.data.articles.data[0].searchScore).toBeNull();
     const fr = await w.t.graphql('{ articles(search: "chevaux", locale: "fr") { data { uuid } } }', undefined, w.p.headers);
     expect(fr.body.data.articles.data).toEqual([{ uuid: ids.horses }]);
+  });
+
+  it('REST meta.score and GraphQL searchScore are the same value for the same search', async () => {
+    for (const text of ['running shoes', 'guide', 'shoe or knives', 'run*']) {
+      const rest = await search(`${q(text)}&paginate=50`);
+      const res = await w.t.graphql(`query($s: String) { articles(search: $s, perPage: 50) { data { uuid searchScore } } }`, { s: text }, w.p.headers);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      const restScores = (rest.data ?? rest).map((e: { uuid: string; meta: { score: number } }) => [e.uuid, e.meta.score]);
+      const gqlScores = res.body.data.articles.data.map((e: { uuid: string; searchScore: number }) => [e.uuid, e.searchScore]);
+      expect(gqlScores, text).toEqual(restScores);
+      // Every digit of PostgreSQL's float4 rank, as PostgreSQL itself prints it (not 6 digits).
+      const parsed = parseSearch(text)!;
+      const { score } = compileSearch(parsed, { alias: 'e', column: 'search_published', locales: ['en', 'fr'] });
+      const uuids = restScores.map((r: unknown[]) => r[0] as string);
+      const stored = await w.t.database.prisma.$queryRaw<Array<{ uuid: string; score: string }>>(
+        Prisma.sql`SELECT e.uuid::text AS uuid, (${score})::float4::text AS score FROM entries e WHERE e.uuid = ANY(${uuids}::uuid[])`,
+      );
+      const exact = new Map(stored.map((r) => [r.uuid, Number(r.score)]));
+      expect(restScores, text).toEqual(restScores.map(([uuid]: unknown[]) => [uuid, exact.get(uuid as string)]));
+    }
+  });
+
+  it('a score keeps the float4 PostgreSQL computed, to its last digit', () => {
+    expect(searchScore(0.10000000149011612)).toBe(0.1);
+    expect(searchScore(Math.fround(0.13636364))).toBe(0.13636364);
+    // Two neighbouring float4 values stay two scores (6 digits made them one).
+    const a = Math.fround(0.1234567);
+    const b = Math.fround(a + 2 ** -26);
+    expect(a).not.toBe(b);
+    expect(searchScore(a)).not.toBe(searchScore(b));
+    expect(Math.fround(searchScore(b))).toBe(b);
+    expect(searchScore(null)).toBe(0);
   });
 
   const HOSTILE = [

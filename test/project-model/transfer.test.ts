@@ -7,6 +7,7 @@ import type { Database } from '../../src/db/client.ts';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { world, posts, authors, field } from '../helpers/world.ts';
 import { PNG, upload } from '../assets/helpers.ts';
+import { assetStorage } from '../../src/assets/storage.ts';
 
 async function cli(argv: string[], env: Record<string, string>) {
   let out = '';
@@ -162,6 +163,68 @@ describe('cms export / cms import', () => {
     expect(await contentOf(a.database, same.uuid)).toEqual([]);
   });
 
+  it('copies a project within one database with --new-ids: new uuids, every reference pointing at the copy', async () => {
+    const w = await world({ app: a, project: { name: 'Original', locales: ['en', 'de'] }, via: 'api' });
+    const api = async (method: string, url: string, body?: unknown, headers = w.p.headers) => {
+      const r = await a.request({ method, url, headers, body });
+      expect(r.status, `${method} ${url}: ${r.text}`).toBeLessThan(300);
+      return r.body;
+    };
+    const photo = (await upload(a, w.p.headers, { filename: 'copy.png', contentType: 'image/png', content: PNG })).body.uuid as string;
+    await w.collection(authors());
+    await w.collection(posts(field.relation('author', 'authors'), { name: 'body', type: 'richtext', options: { editor: { outputFormat: 'markdown' } } }, { name: 'cover', type: 'media', options: { media: { type: 1 } } }, {
+      name: 'credits', type: 'group', options: { repeatable: true }, children: [field.relation('who', 'authors', 2)],
+    }));
+    const ada = (await api('POST', '/api/authors', { data: { name: 'Ada' }, state: 'published' })).uuid as string;
+    const elsewhere = crypto.randomUUID();
+    const body = (to: string) => `By [Ada](/api/authors/${to}), see ![cover](/files/${photo}) and [another site](https://example.com/${elsewhere}).`;
+    const post = (await api('POST', '/api/posts', { data: { title: 'First', author: ada, body: body(ada), cover: photo, credits: [{ who: [ada] }] }, state: 'published' })).uuid as string;
+    await api('PATCH', `/api/posts/${post}`, { data: { title: 'First, edited' } });
+    await api('POST', `/api/posts/${post}/publish`);
+    const german = (await api('POST', '/api/posts', { data: { title: 'Erster', author: ada }, locale: 'de' })).uuid as string;
+    await api('POST', `/api/posts/${post}/link-translation`, { translation_entry_uuid: german });
+
+    const file = join(dir, 'copy.ndjson');
+    expect((await cli(['export', '--project', w.p.uuid, '--out', file], envA)).code).toBe(0);
+    const copy = await a.project({ name: 'Copy', locales: ['en', 'de'] });
+    const refused = await cli(['import', '--project', copy.uuid, file], envA);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/already exists in this database.*--new-ids/s);
+    const copied = await cli(['import', '--project', copy.uuid, file, '--new-ids'], envA);
+    expect(copied.code, copied.err).toBe(0);
+    expect(copied.json).toEqual({ entries: 3, versions: 3, assets: 1 });
+
+    const original = await contentOf(a.database, w.p.uuid);
+    const made = await contentOf(a.database, copy.uuid);
+    const originalIds = new Set([...original.flatMap((e) => [e.uuid, ...e.versions.map((v) => v.uuid)]), photo]);
+    expect(made.flatMap((e) => [e.uuid, ...e.versions.map((v) => v.uuid)]).filter((u) => originalIds.has(u))).toEqual([]);
+    const [copyAsset] = (await api('GET', '/api/files', undefined, copy.headers)).data as Array<{ uuid: string }>;
+    expect(copyAsset.uuid).not.toBe(photo);
+    const copyAda = ((await api('GET', '/api/authors', undefined, copy.headers)) as Array<{ uuid: string }>)[0].uuid;
+    expect(copyAda).not.toBe(ada);
+
+    // The published read of the copy: its relation, media, group and rich-text links name the copy's rows.
+    const [read] = (await api('GET', '/api/posts?locale=en', undefined, copy.headers)) as Array<{ uuid: string; fields: Record<string, any> }>;
+    expect(read.fields.title).toBe('First, edited');
+    expect(read.fields.author.uuid).toBe(copyAda);
+    expect(read.fields.cover.uuid).toBe(copyAsset.uuid);
+    expect(read.fields.credits[0].who.map((x: { uuid: string }) => x.uuid)).toEqual([copyAda]);
+    const stored = made.find((e) => e.uuid === read.uuid)!;
+    const copiedBody = `By [Ada](/api/authors/${copyAda}), see ![cover](/files/${copyAsset.uuid}) and [another site](https://example.com/${elsewhere}).`;
+    expect((stored.data as Record<string, unknown>).body).toBe(copiedBody);
+    expect((stored.publishedData as Record<string, unknown>).body).toBe(copiedBody);
+    for (const v of stored.versions) expect((v.snapshot as { fields: Record<string, unknown> }).fields).toMatchObject({ author: copyAda, cover: copyAsset.uuid, body: copiedBody });
+    // Translations stay linked, within the copy.
+    const de = made.find((e) => e.locale === 'de')!;
+    expect(de.translationGroup).toBe(stored.translationGroup);
+    expect((de.data as Record<string, unknown>).author).toBe(copyAda);
+    const served = await a.app.inject({ method: 'GET', url: `/files/${copyAsset.uuid}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+    // The original is untouched.
+    expect(await contentOf(a.database, w.p.uuid)).toEqual(original);
+  });
+
   it('pulls a whole project from a second running server through its REST API (--from)', async () => {
     // The source: another project on server A, which now listens on a real port.
     const remote = await a.project({ name: 'Remote', locales: ['en', 'fr'] });
@@ -222,5 +285,26 @@ describe('cms export / cms import', () => {
     const wrongToken = await cli(['import', '--project', (await b.project({ name: 'Nope' })).uuid, '--from', `http://127.0.0.1:${port}`, '--token', 'cms_nope', '--from-project', remote.uuid], envB);
     expect(wrongToken.code).toBe(2);
     expect(wrongToken.err).toMatch(/GET \/api\?with=collections,fields answered 401/);
+
+    // A source that lost an asset's file (its /files/{uuid} answers 404): an error naming the asset,
+    // and nothing is imported; --skip-missing-files takes the asset without it and says so.
+    const lossy = await a.project({ name: 'Lossy' });
+    const lost = await upload(a, lossy.headers, { filename: 'lost.png', contentType: 'image/png', content: PNG });
+    const key = (await a.database.prisma.asset.findUniqueOrThrow({ where: { uuid: lost.body.uuid } })).storageKey;
+    await assetStorage(a.services).delete(key);
+    expect((await a.app.inject({ method: 'GET', url: `/files/${lost.body.uuid}` })).statusCode).toBe(404);
+    const lossyFrom = ['--from', `http://127.0.0.1:${port}`, '--token', lossy.token, '--from-project', lossy.uuid];
+    const strict = await b.project({ name: 'Strict' });
+    const missing = await cli(['import', '--project', strict.uuid, ...lossyFrom], envB);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(lost.body.uuid);
+    expect(missing.err).toMatch(/lost\.png.*cannot be fetched.*--skip-missing-files/s);
+    expect(await b.database.prisma.asset.count({ where: { projectId: strict.id } })).toBe(0);
+    const skipped = await cli(['import', '--project', strict.uuid, ...lossyFrom, '--skip-missing-files'], envB);
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.json).toEqual({ entries: 0, versions: 0, assets: 1, assets_skipped: [{ uuid: lost.body.uuid, filename: 'lost.png' }] });
+    const onFile = await cli(['import', '--project', (await b.project({ name: 'File' })).uuid, join(dir, 'project.ndjson'), '--skip-missing-files'], envB);
+    expect(onFile.code).toBe(2);
+    expect(onFile.err).toMatch(/goes with --from/);
   });
 });

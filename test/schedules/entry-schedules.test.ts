@@ -81,6 +81,50 @@ describe('schedules for one entry (REST, worker in this process)', () => {
     expect((await w.api('DELETE', `/api/schedules/${crypto.randomUUID()}`)).status).toBe(404);
   });
 
+  it('reschedule: PATCH /api/schedules/{id} { at } moves the row and its BullMQ job; the same rules as scheduling; 409 once it ran', { timeout: 30_000 }, async () => {
+    const uuid = await w.entry('moved earlier');
+    const s = await w.schedule(uuid, 'publish', 60_000);
+    const patch = (id: string, body: unknown, headers?: Record<string, string>) => w.api('PATCH', `/api/schedules/${id}`, body, headers);
+    const soon = () => new Date(Date.now() + 1500).toISOString();
+    expect((await patch(s.id, { at: soon() }, w.tokens.reader)).status).toBe(403);
+    for (const at of [new Date(Date.now() - 1000).toISOString(), 'tomorrow', '2030-01-01', null, undefined]) {
+      const res = await patch(s.id, { at });
+      expect(res.status, String(at)).toBe(422);
+      expect(res.body.errors, String(at)).toHaveProperty('at');
+    }
+    expect((await patch(crypto.randomUUID(), { at: soon() })).status).toBe(404);
+    expect((await patch('not-a-uuid', { at: soon() })).status).toBe(404);
+
+    const at = soon();
+    const res = await patch(s.id, { at });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ id: s.id, status: 'scheduled' });
+    expect(Date.parse(res.body.data.at)).toBe(Date.parse(at));
+    // The delayed job moved with it: due at the new time, not a minute from now.
+    const job = (await w.job(s.id)) as { timestamp: number; delay: number };
+    expect(Math.abs(job.timestamp + job.delay - Date.parse(at))).toBeLessThan(1000);
+
+    const done = await w.settled(uuid, s.id);
+    expect(done.status).toBe('done');
+    expect(Date.parse(done.ran_at) - Date.parse(at)).toBeGreaterThanOrEqual(0);
+    expect((await w.api('GET', `/api/posts/${uuid}`)).body.fields.title).toBe('moved earlier');
+    const again = await patch(s.id, { at: soon() });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/done/);
+  });
+
+  it('reschedule later: the old time passes without a run; a cancelled schedule cannot be rescheduled', { timeout: 30_000 }, async () => {
+    const uuid = await w.entry('moved later');
+    const s = await w.schedule(uuid, 'publish', 1000);
+    const res = await w.api('PATCH', `/api/schedules/${s.id}`, { at: new Date(Date.now() + 60_000).toISOString() });
+    expect(res.status, res.text).toBe(200);
+    await new Promise((ok) => setTimeout(ok, 2500));
+    expect((await w.schedules(uuid))[0].status).toBe('scheduled');
+    expect((await w.api('GET', `/api/posts/${uuid}`)).status).toBe(404);
+    expect((await w.api('DELETE', `/api/schedules/${s.id}`)).status).toBe(200);
+    expect((await w.api('PATCH', `/api/schedules/${s.id}`, { at: new Date(Date.now() + 60_000).toISOString() })).status).toBe(409);
+  });
+
   it('a failure (the entry is gone) marks the schedule failed with its errors, changes nothing and emits schedule.failed', { timeout: 30_000 }, async () => {
     const hook = await w.api('POST', '/api/webhooks', { name: 'failures', url: w.receiver.url, events: ['schedule.failed'], sources: ['api'] });
     expect(hook.status, hook.text).toBe(201);
@@ -103,7 +147,9 @@ describe('schedules for one entry (REST, worker in this process)', () => {
     const body = w.receiver.received[0].json;
     expect(body.event).toBe('schedule.failed');
     expect(body.schedule).toMatchObject({ id: s.id, status: 'failed', action: 'publish', uuid });
-    expect(body.entry_uuid ?? body.schedule.uuid).toBe(uuid);
+    // The collection named as every entry event names it, and the entry, beside the schedule.
+    expect(body.collection).toEqual({ id: w.c.posts.id, uuid: w.c.posts.uuid, slug: 'posts' });
+    expect(body.entry_uuid).toBe(uuid);
     await waitFor(async () => (await w.t.database.prisma.webhookDelivery.count({ where: { status: 'delivered' } })) === 1, 5000);
   });
 });

@@ -5,6 +5,7 @@ const SCHEDULE = `mutation ($uuid: ID!, $at: DateTime!, $action: ScheduleAction!
   scheduleEntry(collection: "posts", uuid: $uuid, action: $action, at: $at) { id action at status uuid }
 }`;
 const LIST = `query ($uuid: ID!) { entrySchedules(collection: "posts", uuid: $uuid) { id status action ranAt errors } }`;
+const RESCHEDULE = `mutation ($id: ID!, $at: DateTime!) { rescheduleSchedule(id: $id, at: $at) { id status at } }`;
 const CANCEL = `mutation ($id: ID!) { cancelSchedule(id: $id) { id status } }`;
 
 describe('schedules through GraphQL', () => {
@@ -38,13 +39,21 @@ describe('schedules through GraphQL', () => {
     expect((await w.api('GET', `/api/posts/${uuid}`)).body.fields.title).toBe('via graphql');
   });
 
-  it('refuses a past time with the REST error class; cancelSchedule cancels once', { timeout: 30_000 }, async () => {
+  it('refuses a past time with the REST error class; rescheduleSchedule moves a pending one; cancelSchedule cancels once', { timeout: 30_000 }, async () => {
     const uuid = await w.entry('cancel me');
     const past = await gql(SCHEDULE, { uuid, at: new Date(Date.now() - 60_000).toISOString(), action: 'PUBLISH' });
     expect(past.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     const s = (await gql(SCHEDULE, { uuid, at: new Date(Date.now() + 60_000).toISOString(), action: 'UNPUBLISH' })).body.data.scheduleEntry;
     expect((await gql(CANCEL, { id: s.id }, w.tokens.reader)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const later = new Date(Date.now() + 120_000).toISOString();
+    expect((await gql(RESCHEDULE, { id: s.id, at: later }, w.tokens.reader)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gql(RESCHEDULE, { id: s.id, at: new Date(Date.now() - 1000).toISOString() })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    const moved = await gql(RESCHEDULE, { id: s.id, at: later });
+    expect(moved.body.errors, JSON.stringify(moved.body)).toBeUndefined();
+    expect(moved.body.data.rescheduleSchedule).toMatchObject({ id: s.id, status: 'SCHEDULED' });
+    expect(Date.parse(moved.body.data.rescheduleSchedule.at)).toBe(Date.parse(later));
     expect((await gql(CANCEL, { id: s.id })).body.data.cancelSchedule).toEqual({ id: s.id, status: 'CANCELLED' });
+    expect((await gql(RESCHEDULE, { id: s.id, at: later })).body.errors[0].extensions.code).toBe('CONFLICT');
     expect((await gql(CANCEL, { id: s.id })).body.errors[0].extensions.code).toBe('CONFLICT');
     expect(await w.job(s.id)).toBeUndefined();
   });

@@ -36,6 +36,8 @@ describe('release schedules (REST and GraphQL)', () => {
     await waitFor(async () => (await statusOf(id)).status === 'published', 15_000);
     const done = await statusOf(id);
     expect(Date.parse(done.published_at) - Date.parse(at)).toBeLessThan(5000);
+    // The time it was scheduled for stays on record beside the time it published.
+    expect(done.publish_at).toBe(at);
     expect((await w.api('GET', `/api/posts/${a}`)).body.fields.title).toBe('a edited');
     expect((await w.api('GET', `/api/posts/${b}`)).status).toBe(404);
     const versions = await w.api('GET', `/api/posts/${a}/versions`);

@@ -32,13 +32,32 @@ export function listSearch(ctx: Ctx, collection: CollectionSchema, search: unkno
   return { match, column: Prisma.sql`, ${score} AS "searchScore"`, order: Prisma.sql`${score} DESC, e.id ASC` };
 }
 
-/** Copies each row's score to its resource (`meta.score`), rounded to what a float4 holds. */
+/**
+ * Copies each row's score to its resource (`meta.score`). The one place a score gets its wire value:
+ * REST's `meta.score` and GraphQL's `searchScore` both read it from the resource.
+ */
 export function attachScores(rows: ReadonlyArray<object>, resources: EntryResource[]): EntryResource[] {
   resources.forEach((resource, i) => {
-    const score = Number((rows[i] as { searchScore?: unknown } | undefined)?.searchScore ?? 0);
-    resource.meta = { ...resource.meta, score: Number(score.toPrecision(6)) };
+    resource.meta = { ...resource.meta, score: searchScore((rows[i] as { searchScore?: unknown } | undefined)?.searchScore) };
   });
   return resources;
+}
+
+/**
+ * A score as the API gives it. ts_rank_cd computes a float4, which arrives as float8 (0.1 as
+ * 0.10000000149011612): the answer is the shortest decimal that is that same float4, so it carries
+ * every digit PostgreSQL computed and none it did not. Rounding to fewer digits (6 did) merges
+ * distinct scores into false ties; equal scores (0.1 for one match in a body) are real ties.
+ */
+export function searchScore(raw: unknown): number {
+  const x = Number(raw ?? 0);
+  if (!Number.isFinite(x) || x === 0) return 0;
+  const single = Math.fround(x);
+  for (let digits = 1; digits < 9; digits++) {
+    const shortest = Number(single.toPrecision(digits));
+    if (Math.fround(shortest) === single) return shortest;
+  }
+  return Number(single.toPrecision(9));
 }
 
 const TEXT_LIKE = new Set(['text', 'longtext', 'richtext', 'slug', 'email']);

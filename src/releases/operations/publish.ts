@@ -37,9 +37,10 @@ async function publishInTransaction(ctx: Ctx, id: string): Promise<ReleaseView> 
         FROM jsonb_to_recordset(${JSON.stringify(versions.map((a) => ({ id: a.item.id, version: a.version })))}::jsonb) AS v(id int, version int)
         WHERE i.id = v.id`;
     }
+    // `publish_at` stays: what the release was scheduled for is kept on record beside `published_at`.
     const row = await tx.release.update({
       where: { id: release.id },
-      data: { status: 'published', publishedAt: now, publishAt: null, errors: Prisma.DbNull, updatedAt: now },
+      data: { status: 'published', publishedAt: now, errors: Prisma.DbNull, updatedAt: now },
       include: RELEASE_INCLUDE,
     });
     const view = serializeRelease(row);

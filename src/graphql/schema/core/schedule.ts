@@ -1,5 +1,5 @@
 import { builder } from '../common/builder.ts';
-import { cancelSchedule, listEntrySchedules, scheduleEntry } from '../../../schedules/operations.ts';
+import { cancelSchedule, listEntrySchedules, rescheduleEntrySchedule, scheduleEntry } from '../../../schedules/operations.ts';
 import { scheduleResource, type ScheduleResource } from '../../../schedules/serialize.ts';
 
 /** Scheduled publishes of one entry: the GraphQL twin of src/rest/schedule-routes.ts (same operations, same errors). */
@@ -66,6 +66,14 @@ builder.mutationFields((t) => ({
           ...(args.locale != null ? { locale: args.locale } : {}),
         }),
       ),
+  }),
+  rescheduleSchedule: t.field({
+    extensions: { ability: 'update' },
+    nullable: true,
+    type: ScheduleType,
+    description: 'Moves a pending schedule to `at` (in the future) (CONFLICT once it ran, failed or was cancelled).',
+    args: { id: t.arg.id({ required: true }), at: t.arg({ type: 'DateTime', required: true }) },
+    resolve: async (_root, args, context) => scheduleResource(await rescheduleEntrySchedule(await context.auth(), String(args.id), { at: args.at.toISOString() })),
   }),
   cancelSchedule: t.field({
     extensions: { ability: 'update' },
