@@ -1,6 +1,7 @@
 import { Prisma, type Tx } from '../db/client.ts';
 import type { CollectionDoc, FieldDoc } from './document.ts';
 import type { IdRemap } from './new-ids.ts';
+import { rewriteImportedSnapshot } from '../entries/store/version-statement.ts';
 
 const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const PAGE = 500;
@@ -83,7 +84,7 @@ export async function rewriteRichTextLinks(tx: Tx, projectId: number, collection
         const before = fieldsOf(r);
         const after2 = before && mapRichText(c.fields, before, edit);
         if (after2 === before) continue;
-        await tx.$executeRaw`UPDATE entry_versions SET snapshot = ${JSON.stringify({ ...r.snapshot, fields: after2 })}::jsonb WHERE id = ${r.id}`;
+        await rewriteImportedSnapshot(tx, id, r.id, { ...r.snapshot, fields: after2 });
       }
       after = page[page.length - 1].id;
     }

@@ -383,6 +383,14 @@ export async function insertImportedVersions(tx: Tx, versions: object[]): Promis
   );
 }
 
+/**
+ * `cms import --new-ids` rewrites the rich-text links of the snapshots it has just written, in the
+ * import's own transaction, before anyone can read them: the one change a snapshot ever sees.
+ */
+export async function rewriteImportedSnapshot(tx: Tx, collectionId: number, versionId: number, snapshot: object): Promise<void> {
+  await tx.$executeRaw`UPDATE entry_versions SET snapshot = ${JSON.stringify(snapshot)}::jsonb WHERE collection_id = ${collectionId} AND id = ${versionId}`;
+}
+
 /** Points each imported entry at its published version, found by the number the export gave. */
 export async function pointAtImportedVersions(tx: Tx, collectionIds: number[], entryIds: number[]): Promise<void> {
   await tx.$executeRaw`
