@@ -126,9 +126,9 @@ async function timed(w: World, op: Op): Promise<number> {
     headers: { ...w.api.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) },
     body: r.body ? JSON.stringify(r.body) : undefined,
   });
-  await res.arrayBuffer();
+  const text = await res.text();
   const took = performance.now() - t0;
-  if (res.status >= 300) throw new Error(`${op}: ${r.method} ${r.path} → ${res.status}`);
+  if (res.status >= 300) throw new Error(`${op}: ${r.method} ${r.path} → ${res.status} ${text.slice(0, 300)}`);
   return took;
 }
 

@@ -8,9 +8,12 @@ import { scopedSchema } from '../../collections/token-scope.ts';
 import { ENTRY_COLUMNS } from '../store/rows.ts';
 import type { ReadRow } from './read-rows.ts';
 
-// The project's collections, read in the same statement, prune the partitions at run time.
+// $2: the project's collections, as parameters, and the statement unnamed, so PostgreSQL plans (and
+// locks) only their partitions. Chosen in the same statement by a subquery, the partitions would be
+// known only at run time: every partition of every project would be planned and locked, and at a few
+// hundred collections the lock table runs out.
 const ENTRIES_BY_UUID = `SELECT ${ENTRY_COLUMNS.text} FROM entries e
-  WHERE e.collection_id = ANY(ARRAY(SELECT id FROM collections WHERE project_id = $2)) AND e.uuid = ANY($1::uuid[])`;
+  WHERE e.collection_id = ANY($2::int[]) AND e.uuid = ANY($1::uuid[])`;
 const ASSETS_BY_UUID = `
   SELECT id, uuid::text AS uuid, project_id AS "projectId", filename, original_filename AS "originalFilename",
          mime_type AS "mimeType", size, storage_key AS "storageKey", metadata, created_at AS "createdAt",
@@ -37,6 +40,16 @@ export interface ContentLoaders {
  * A Ctx bound to a transaction must get its own set (see `txCtx`), so reads inside the transaction
  * see its writes and never wait on a second connection.
  */
+/**
+ * The ids of the project's collections: those authentication read with the project (the map the read
+ * caches key by, current for the request), else (a system context: CLI, jobs) read now.
+ */
+async function projectCollectionIds(ctx: Ctx): Promise<number[]> {
+  if (ctx.collectionGenerations) return Object.values(ctx.collectionGenerations).map((g) => g[0]);
+  const rows = await ctx.db.collection.findMany({ where: { projectId: ctx.project.id }, select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
 export function contentLoaders(ctx: Ctx): ContentLoaders {
   return memo(ctx, 'content:loaders', () => {
     const projectId = ctx.project.id;
@@ -51,7 +64,7 @@ export function contentLoaders(ctx: Ctx): ContentLoaders {
         const rows = !uuids.length
           ? []
           : plain
-            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids, projectId], { name: 'cms_entries_by_uuid' })
+            ? await plain.query<EntryRow>(ENTRIES_BY_UUID, [uuids, await projectCollectionIds(ctx)])
             : await db.entry.findMany({ where: { collection: { projectId }, uuid: { in: uuids } } });
         const byUuid = new Map(rows.filter((r) => r.projectId === projectId && r.deletedAt === null).map((r) => [r.uuid, r]));
         return keys.map((k) => byUuid.get(k.toLowerCase()) ?? null);

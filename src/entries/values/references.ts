@@ -23,10 +23,11 @@ const ASSETS = lookup('assets', '');
 // $4 the relation fields' target collections: they name the partitions read (entries are partitioned
 // by collection), and the statement is sent unnamed so it is planned with them.
 const ENTRIES = `${lookup('entries', ', collection_id AS "collectionId"')} AND collection_id = ANY($4::int[])`;
-// A relation with no target collection may link any collection of the project: the partitions are
-// then pruned at run time by the project's collections.
-const ENTRIES_ANY = `${lookup('entries', ', collection_id AS "collectionId"')}
-    AND collection_id = ANY(ARRAY(SELECT id FROM collections WHERE project_id = $1::int))`;
+// A relation with no target collection may link any collection of the project: the project's
+// collections are read first and given as $4 like targets. Not in the same statement: a partition set
+// chosen by a subquery is known only at run time, and PostgreSQL then plans, and locks, every
+// partition of every project (at a few hundred collections the lock table runs out).
+const PROJECT_COLLECTIONS = `SELECT id FROM collections WHERE project_id = $1::int`;
 
 /**
  * Resolves every queued media and relation reference of a batch with one query per kind, scoped to the
@@ -55,10 +56,10 @@ export async function resolveReferences(ctx: Ctx, read: RefRead, refs: PendingRe
 
   if (relations.length) {
     const named = relations.map((r) => Number(r.field.options.relation?.collection));
-    const targets = [...new Set(named.filter((id) => Number.isSafeInteger(id)))];
-    const entries = named.every((id) => Number.isSafeInteger(id))
-      ? await read<{ id: number; uuid: string; collectionId: number }>(ENTRIES, [...params(relations), targets], undefined)
-      : await read<{ id: number; uuid: string; collectionId: number }>(ENTRIES_ANY, params(relations), 'cms_ref_entries_any');
+    const targets = named.every((id) => Number.isSafeInteger(id))
+      ? [...new Set(named)]
+      : (await read<{ id: number }>(PROJECT_COLLECTIONS, [ctx.project.id], 'cms_ref_project_collections')).map((c) => c.id);
+    const entries = await read<{ id: number; uuid: string; collectionId: number }>(ENTRIES, [...params(relations), targets], undefined);
     const byUuid = new Map(entries.map((e) => [e.uuid, e]));
     const byId = new Map(entries.map((e) => [e.id, e]));
     for (const r of relations) {
