@@ -48,6 +48,15 @@ describe('a row lock held by an outside transaction', () => {
     expect(read.status, read.text).toBe(200);
     expect(read.text).toContain('Ada');
     for (const res of await Promise.all(updates)) expectBusy(res);
+    // The same writer through GraphQL: SERVICE_UNAVAILABLE with the status and Retry-After, no INTERNAL.
+    const gql = await w!.t.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: w!.p.headers,
+      body: { query: 'mutation($u: String!) { updateEntry(collection: "posts", uuid: $u, data: { title: "via graphql" }) { uuid } }', variables: { u: uuid } },
+    });
+    expect(gql.body.errors?.[0].extensions, gql.text).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    expect(Number(gql.headers['retry-after'])).toBeGreaterThan(0);
     // The lock is still held: nothing was written.
     expect((await outside!.query('SELECT 1 FROM entries WHERE uuid = $1 AND data::text LIKE $2', [uuid, '%update%'])).rowCount).toBe(0);
     await outside!.query('ROLLBACK');
@@ -74,5 +83,15 @@ describe('a row lock held by an outside transaction', () => {
       "SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement",
     );
     expect(row).toEqual({ lock: '1234ms', statement: '56789ms' });
+  });
+
+  it('migrations and index builds (runScript) run without the request bounds, which stay on the connection after', async () => {
+    w = await world({ app: { env: { DATABASE_STATEMENT_TIMEOUT_MS: '50', DATABASE_POOL_TIMEOUT_MS: '30000' } } });
+    // Past the 50 ms statement bound, yet it completes.
+    await w.t.database.runScript('SELECT pg_sleep(0.3)');
+    const settings = await Promise.all(
+      Array.from({ length: 5 }, () => w!.t.database.query<{ statement: string }>("SELECT current_setting('statement_timeout') AS statement")),
+    );
+    for (const [row] of settings) expect(row.statement).toBe('50ms');
   });
 });
