@@ -215,6 +215,13 @@ const envSchema = z
   LIVE_STAGE_LOG: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 600_000),
   DATABASE_CONNECT_TIMEOUT_MS: int(60_000, 0, 3_600_000),
+  /**
+   * Bounds on a request's waits in PostgreSQL (src/db/postgres.ts, PoolLimits): for a pool connection,
+   * for a lock, for one statement. Each is answered 503 with Retry-After; 0 = unbounded.
+   */
+  DATABASE_POOL_TIMEOUT_MS: int(5_000, 0, 600_000),
+  DATABASE_LOCK_TIMEOUT_MS: int(5_000, 0, 600_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: int(60_000, 0, 3_600_000),
   METRICS_PORT: optionalInt(1, 65535),
   METRICS_TOKEN: z
     .string()

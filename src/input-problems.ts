@@ -11,8 +11,17 @@ import { isReservedKey, unstorableText } from './text.ts';
  *   GraphQL variable coercion) would overflow the stack long before a legitimate value gets there.
  * - keys named `__proto__` (src/text.ts, `isReservedKey`): copied key by key into an ordinary object
  *   it changes the object's prototype.
+ * - bytes that are not UTF-8 in a request body: the JSON body reader (src/http/request-body.ts)
+ *   decodes each one to INVALID_UTF8_MARK instead of U+FFFD, so they are refused with the field they
+ *   were in rather than stored as replacement characters the client never sent.
  * Keys are checked as well as values. The walk is iterative, so hostile depth cannot overflow it.
  */
+
+/**
+ * What the JSON body reader decodes each byte that is not part of valid UTF-8 to: a lone surrogate,
+ * which no valid UTF-8 decodes to, so the mark cannot be confused with text the client sent as bytes.
+ */
+export const INVALID_UTF8_MARK = '\udfff';
 
 /** Deepest nesting of objects/arrays accepted in any request value; documented in docs/foundation.md. */
 export const MAX_INPUT_DEPTH = 64;
@@ -46,15 +55,20 @@ const describe = (path: string): string => `The ${path} field`;
 
 /**
  * The first problem found in `value`, or null. `root` names the value as a whole ('' for a query
- * string or body whose keys are the field names, 'variables' for GraphQL variables).
+ * string or body whose keys are the field names, 'variables' for GraphQL variables). `invalidUtf8`:
+ * `value` was decoded from bytes that were not all UTF-8, so INVALID_UTF8_MARK is named as such.
  */
-export function findInputProblem(value: unknown, root = ''): InputProblem | null {
+export function findInputProblem(value: unknown, root = '', opts: { invalidUtf8?: boolean } = {}): InputProblem | null {
+  // Only a body that held invalid bytes can hold marks: an escaped \udfff elsewhere stays a surrogate.
+  const textProblem = opts.invalidUtf8
+    ? (s: string) => (s.includes(INVALID_UTF8_MARK) ? 'contains bytes that are not valid UTF-8' : unstorableText(s))
+    : unstorableText;
   const stack: Node[] = [{ value, key: null, parent: null, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop()!;
     const v = node.value;
     if (typeof v === 'string') {
-      const problem = unstorableText(v);
+      const problem = textProblem(v);
       if (problem) {
         const path = pathOf(node, root);
         return { path, message: `${describe(path)} ${problem}, which cannot be stored.` };
@@ -74,7 +88,7 @@ export function findInputProblem(value: unknown, root = ''): InputProblem | null
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
-      const problem = unstorableText(key);
+      const problem = textProblem(key);
       if (problem) {
         const path = pathOf(node, root);
         return { path, message: `A key in ${path === 'body' ? 'the body' : `the ${path} field`} ${problem}, which cannot be stored.` };

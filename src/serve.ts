@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createServices } from './services.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, poolLimits } from './db/client.ts';
 import { buildServer } from './http/server.ts';
 import { metricsHandler } from './http/metrics.ts';
 import type { EarlyListener } from './http/early-listener.ts';
@@ -32,7 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function serve(config: Config, listeners: { api: EarlyListener; metrics?: EarlyListener }): Promise<void> {
   const log = createLogger(config.LOG_LEVEL, undefined, { buffered: true });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) });
   if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
   const services = await createServices(config, log, { database, authCache: true });
   let app: FastifyInstance | undefined;

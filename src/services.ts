@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { EdgeServices } from './edge/services.ts';
-import { openDatabase, openPostgres, type Database } from './db/client.ts';
+import { openDatabase, openPostgres, poolLimits, type Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { listenForChanges } from './db/change-feed.ts';
 import { ChangeHints } from './db/change-hints.ts';
@@ -46,7 +46,7 @@ export type AppServices = EdgeServices;
  * worker and the CLI authenticate nobody and skip the extra LISTEN connection.
  */
 export async function createServices(config: Config, log: Logger, opts: { database?: Database; authCache?: boolean } = {}): Promise<AppServices> {
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log }));
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) }));
   if (config.MIGRATE_ON_START) {
     const applied = await migrate(database);
     if (applied.length) log.info({ applied }, 'migrations applied');

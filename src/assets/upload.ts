@@ -66,6 +66,9 @@ async function storeUpload(ctx: Ctx, storage: AssetStorage, input: UploadInput, 
   const image = isProcessableImage(mimeType);
   const chunks: Buffer[] = [];
   let size: number;
+  // The parser destroys a part whose body was cut short, possibly before it is read here; `pipe` on a
+  // destroyed stream never ends, so the upload would wait for bytes that will not come.
+  if (input.stream.destroyed) throw input.stream.errored ?? new AppError('BAD_REQUEST', 'The upload ended before the file was complete.');
   try {
     const body = image ? input.stream.pipe(collector(chunks)) : input.stream;
     if (image) input.stream.on('error', (err) => body.destroy(err));

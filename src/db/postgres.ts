@@ -30,6 +30,12 @@ export interface Database {
    * process that reaches the embedded database through its owner.
    */
   listen?: Listen;
+  /**
+   * Readiness: resolves when the database answers `SELECT 1`, over a connection of its own outside the
+   * pool, so a pool that requests have taken (a held row lock, a burst of slow statements) does not
+   * make a working replica look dead. Absent where there is no pool to saturate (embedded PGlite in-process).
+   */
+  ping?(): Promise<void>;
   /** Connection pool use right now (metrics); absent for embedded PGlite, which has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
@@ -48,28 +54,63 @@ export interface QueryOptions {
 }
 
 /**
+ * Bounds on the waits of the pool's connections (DATABASE_POOL_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS,
+ * DATABASE_STATEMENT_TIMEOUT_MS). Without them one row lock held elsewhere lets writers of that row
+ * take every connection and wait on it indefinitely, and every other request then waits for a
+ * connection. Each is answered as a busy database (503 with Retry-After, src/db/errors.ts). 0 = no bound.
+ */
+export interface PoolLimits {
+  /** Longest a query waits for a free pool connection (or for a new one to connect). */
+  poolTimeoutMs?: number;
+  /** PostgreSQL `lock_timeout` of every pool connection: longest a statement waits for a lock. */
+  lockTimeoutMs?: number;
+  /** PostgreSQL `statement_timeout` of every pool connection. */
+  statementTimeoutMs?: number;
+}
+
+/** The readiness connection's own bounds: a probe that cannot answer within this is an answer. */
+const PING_TIMEOUT_MS = 2000;
+
+/**
  * `namedStatements: false` for servers that multiplex many client connections onto one session
  * (pglite-socket): there a name prepared by one connection collides with the same name from another.
  */
 export function openPostgres(
   connectionString: string,
   poolSize = 10,
-  opts: { namedStatements?: boolean; connectionTimeoutMillis?: number; applicationName?: string } = {},
+  opts: { namedStatements?: boolean; connectionTimeoutMillis?: number; applicationName?: string; limits?: PoolLimits } = {},
 ): Database {
   const named = opts.namedStatements ?? true;
-  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: opts.connectionTimeoutMillis, application_name: opts.applicationName });
+  const limits = opts.limits ?? {};
+  // pg sends a 0 (or unset) timeout as no parameter at all: the server's own setting applies.
+  const sessionTimeouts = { lock_timeout: limits.lockTimeoutMs || undefined, statement_timeout: limits.statementTimeoutMs || undefined };
+  const timed = sessionTimeouts.lock_timeout !== undefined || sessionTimeouts.statement_timeout !== undefined;
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? (limits.poolTimeoutMs || undefined),
+    application_name: opts.applicationName,
+    ...sessionTimeouts,
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let pingPool: pg.Pool | undefined;
   return {
     kind: 'postgres',
     prisma,
     async runScript(sql) {
       const client = await pool.connect();
+      let broken = false;
       try {
+        // Scripts are migrations, index builds and maintenance: they may rightly wait for locks and
+        // run long (under an advisory lock, CONCURRENTLY), so the request bounds do not apply. Separate
+        // statements: CREATE INDEX CONCURRENTLY refuses to share a multi-statement query.
+        if (timed) await client.query('SET lock_timeout = 0; SET statement_timeout = 0');
         await client.query(sql);
       } finally {
-        client.release();
+        if (timed) await client.query('RESET lock_timeout; RESET statement_timeout').catch(() => (broken = true));
+        client.release(broken);
       }
     },
     async query<T>(sql: string, params: unknown[] = [], opts: QueryOptions = {}) {
@@ -96,10 +137,26 @@ export function openPostgres(
         client.release(broken);
       }
     },
+    async ping() {
+      // One connection kept open for readiness probes (idleTimeoutMillis 0), opened on the first one.
+      if (!pingPool) {
+        pingPool = new pg.Pool({
+          connectionString,
+          max: 1,
+          idleTimeoutMillis: 0,
+          connectionTimeoutMillis: PING_TIMEOUT_MS,
+          statement_timeout: PING_TIMEOUT_MS,
+          application_name: opts.applicationName ? `${opts.applicationName} readiness` : 'cms readiness',
+        });
+        pingPool.on('error', () => {});
+      }
+      await pingPool.query('SELECT 1');
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async close() {
       await prisma.$disconnect();
       await pool.end();
+      await pingPool?.end();
     },
   };
 }

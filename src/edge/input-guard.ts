@@ -17,6 +17,8 @@ export interface RequestParts {
   graphql?: boolean;
   /** The request target as sent (path and query string), for what the query parser forgives or drops. */
   url?: string;
+  /** The body's bytes were not all UTF-8: its reader marked each bad one (src/input-problems.ts, INVALID_UTF8_MARK). */
+  invalidUtf8?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export function requestInputError(parts: RequestParts): AppError | null {
   if (inParams) return new AppError('BAD_REQUEST', `The URL is malformed: ${lowerFirst(inParams.message)}`, { errors: { [inParams.path]: [inParams.message] } });
   const inQueryString = parts.url === undefined ? null : queryStringError(parts.url);
   if (inQueryString) return inQueryString;
-  const found = findInputProblem(parts.query, '') ?? findInputProblem(parts.body, '') ?? (parts.graphql ? graphqlGetProblem(parts.query) : null);
+  const found = findInputProblem(parts.query, '') ?? findInputProblem(parts.body, '', { invalidUtf8: parts.invalidUtf8 }) ?? (parts.graphql ? graphqlGetProblem(parts.query) : null);
   if (!found) return null;
   if (parts.graphql && (found.path === 'query' || found.path.startsWith('query.'))) {
     return new AppError('BAD_REQUEST', `The GraphQL document is malformed: ${lowerFirst(found.message)}`, { errors: { [found.path]: [found.message] } });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -70,6 +71,9 @@ export function cachedGraphqlPostAnswerer(pipeline: Pipeline, opts: CachedReadOp
   /** The answer for a body read whole, or false to hand the request on. */
   function answer(req: IncomingMessage, res: ServerResponse, body: Buffer, started: number): boolean {
     let params: unknown;
+    // Bytes that are not UTF-8 would decode to U+FFFD here and could match a stored request that sent
+    // U+FFFD itself: the full path refuses them (src/http/request-body.ts).
+    if (!isUtf8(body)) return false;
     try {
       params = JSON.parse(body.toString('utf8'));
     } catch {

@@ -24,7 +24,8 @@ declare module 'fastify' {
  * client's keep-alive connection ends with the response it was waiting for instead of being cut
  * while idle and reused.
  *
- * Readiness answers "can this replica serve?": PostgreSQL is required (503 without it); Redis only
+ * Readiness answers "can this replica serve?": PostgreSQL is required (503 without it), asked on a
+ * connection of its own (`Database.ping`) so a pool taken by requests reads as busy, not down; Redis only
  * carries shared rate limits, the delivery queue and cache invalidation, each with an in-process
  * fallback, so Redis down is `200` with `redis: "degraded"` rather than pulling a working replica.
  * Database read replicas likewise: reads fall back to the primary, so their state (`replicas`, each
@@ -45,7 +46,8 @@ export function registerHealth(app: FastifyInstance, services: EdgeServices): vo
   app.get('/readyz', async (_req, reply) => {
     const checks: Record<string, string> = {};
     try {
-      await services.database.query('SELECT 1');
+      // Its own connection where there is one: a saturated pool is busy, not down.
+      await (services.database.ping ? services.database.ping() : services.database.query('SELECT 1'));
       checks.database = 'ok';
     } catch {
       checks.database = 'down';

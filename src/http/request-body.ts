@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { INVALID_UTF8_MARK } from '../input-problems.ts';
 
 /**
  * How request bodies are read (docs/foundation.md, "Request bodies"):
@@ -9,6 +11,9 @@ import { AppError } from '../errors.ts';
  *   other media type (`text/plain`, `application/xml`, form posts) or charset is refused with 415 before
  *   the body is read, instead of reaching validation as a string. Upload routes take
  *   `multipart/form-data` only (src/rest/asset-routes.ts).
+ * - A JSON body whose bytes are not all UTF-8 is not decoded to U+FFFD replacement characters (which
+ *   would be stored as if the client had sent them): each bad byte becomes INVALID_UTF8_MARK, and the
+ *   request guard refuses the field holding it as it refuses a lone surrogate (422 naming the field).
  * - `Content-Encoding: gzip`, `deflate` and `br` bodies of JSON routes are decoded; the decoded size
  *   counts against BODY_LIMIT_BYTES, and decoding stops as soon as it passes it (413), so a small
  *   compressed body cannot expand into gigabytes. Any other coding, or a coding on an upload, is 415.
@@ -61,13 +66,19 @@ export function registerRequestBodies(app: FastifyInstance, bodyLimit: number): 
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   // An empty body is "no body" (clients send Content-Type on bodiless POSTs such as publish).
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const charset = charsetOf(req.headers['content-type']);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       done(unsupported(`Unsupported charset "${charset}": JSON bodies must be UTF-8 (send charset=utf-8 or none).`), undefined);
       return;
     }
-    const text = (body as string).trim();
+    const bytes = body as Buffer;
+    let text: string;
+    if (isUtf8(bytes)) text = bytes.toString('utf8').trim();
+    else {
+      text = decodeMarkingInvalid(bytes).trim();
+      withInvalidUtf8.add(req);
+    }
     if (text === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
@@ -101,6 +112,49 @@ export function registerRequestBodies(app: FastifyInstance, bodyLimit: number): 
     payload.pipe(decoding).pipe(limited);
     done(null, limited);
   });
+}
+
+const withInvalidUtf8 = new WeakSet<FastifyRequest>();
+
+/** The request's JSON body held bytes that are not UTF-8 (each decoded to INVALID_UTF8_MARK). */
+export function hadInvalidUtf8(req: FastifyRequest): boolean {
+  return withInvalidUtf8.has(req);
+}
+
+/** Length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlongs, surrogates or code points past U+10FFFF), or 0. */
+function sequenceAt(b: Buffer, i: number): number {
+  const c = b[i];
+  if (c < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k] >= lo && b[i + k] <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const lo = c === 0xe0 ? 0xa0 : 0x80;
+    const hi = c === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const lo = c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** `bytes` as text, each byte that starts no well-formed sequence decoded to INVALID_UTF8_MARK. */
+function decodeMarkingInvalid(bytes: Buffer): string {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceAt(bytes, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    parts.push(bytes.toString('utf8', start, i), INVALID_UTF8_MARK);
+    start = ++i;
+  }
+  parts.push(bytes.toString('utf8', start));
+  return parts.join('');
 }
 
 /**

@@ -29,7 +29,7 @@ import { combineObservers, registerResponseObservers } from './response-observer
 import { cachedReadAnswerer, type EarlyAnswer } from './cached-reads.ts';
 import { cachedGraphqlPostAnswerer, registerBodyReplay, type EarlyPost } from './cached-graphql-posts.ts';
 import { clientErrorHandler, createApiServer } from './connections.ts';
-import { refuseJsonBodies, registerRequestBodies } from './request-body.ts';
+import { hadInvalidUtf8, refuseJsonBodies, registerRequestBodies } from './request-body.ts';
 
 /**
  * Query strings are parsed the way PHP/Laravel clients send them (`where[or][0][title][eq]=a`),
@@ -101,12 +101,12 @@ export async function buildServer(services: EdgeServices, listener?: EarlyListen
   registerBodyReplay(app);
 
   // Stage 1, the guard: every parsed request value is checked once, before authentication and before any operation:
-  // NUL characters, unpaired surrogates and hostile nesting would otherwise fail deep inside
+  // NUL characters, unpaired surrogates, bytes that are not UTF-8 and hostile nesting would otherwise fail deep inside
   // (PostgreSQL data exceptions, stack overflows) as 500s. Multipart uploads parse their parts in
   // the handler; the asset operation checks the file name itself.
   app.addHook('preValidation', async (req) => {
     // The raw path, not `routeOptions` (a getter that builds an object on every read).
-    const refused = pipeline.guard({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url });
+    const refused = pipeline.guard({ params: req.params, query: req.query, body: req.body, graphql: GRAPHQL_PATH.test(req.url), url: req.url, invalidUtf8: hadInvalidUtf8(req) });
     if (refused) throw refused;
   });
 

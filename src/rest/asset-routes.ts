@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import { arrayOf, ref } from './openapi/components.ts';
 import { defineRoutes, type RouteDef } from './route.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import { AppError, validationFailed } from '../errors.ts';
+import { validationFailed } from '../errors.ts';
+import { checkBoundary, multipartError } from './multipart-errors.ts';
 import {
   BULK_UPLOAD_MAX,
   bulkUploadAssets,
@@ -35,6 +36,7 @@ export const uploadRoute: RouteDef = {
   tags: ['assets'],
   handler: async (ctx, { raw }) => {
     if (!raw.isMultipart?.()) throw validationFailed({ file: ['The file field is required: send multipart/form-data with a `file` part.'] });
+    checkBoundary(raw.headers['content-type']);
     const limit = ctx.services.config.UPLOAD_LIMIT_BYTES;
     let part;
     try {
@@ -64,6 +66,7 @@ export const bulkUploadRoute: RouteDef = {
   handler: async (ctx, { raw }) => {
     const required = () => validationFailed({ files: ['The files field is required: send multipart/form-data with one or more `files[]` parts.'] });
     if (!raw.isMultipart?.()) throw required();
+    checkBoundary(raw.headers['content-type']);
     const limit = ctx.services.config.UPLOAD_LIMIT_BYTES;
     // One more than allowed, so the operation sees the 21st file and answers with the limit, not the parser.
     const parts = raw.files({ limits: { fileSize: limit, files: BULK_UPLOAD_MAX + 1, fields: 20, parts: BULK_UPLOAD_MAX + 21 } });
@@ -85,17 +88,6 @@ export const bulkUploadRoute: RouteDef = {
     }
   },
 };
-
-function multipartError(err: unknown, limit: number, field = 'file'): unknown {
-  const code = (err as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${Math.floor(limit / 1024)} kilobytes.`);
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return validationFailed({
-      [field]: [field === 'file' ? 'Send one file in the multipart/form-data field `file`.' : `Send at most ${BULK_UPLOAD_MAX} files in the multipart/form-data field \`files[]\`.`],
-    });
-  }
-  return err;
-}
 
 /** Asset JSON routes (docs/assets.md). `/api/files...` is fixed, so it wins over the `/api/:collection` catch-alls. */
 export const assetRoutes = defineRoutes([

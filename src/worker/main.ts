@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
-import { openDatabase } from '../db/client.ts';
+import { openDatabase, poolLimits } from '../db/client.ts';
 import { closeOnSignal, StartupError, waitForDatabase } from '../process-lifecycle.ts';
 
 /**
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL, 'cms-worker');
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) });
   if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
   const services = await createServices(config, log, { database });
   closeOnSignal(log, 'webhook worker', {

@@ -98,6 +98,20 @@ describe('GraphQL document limits (PGlite)', () => {
     expect((await w.gql(lists(1000))).body.errors?.[0].extensions.code).toBe('QUERY_TOO_LONG');
   });
 
+  it('counts every alias: aliased __typename and aliases inside fragments too', async () => {
+    const typenames = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}: __typename`).join(' ');
+    expect((await w.gql(`{ ${typenames(30)} }`)).body.errors).toBeUndefined();
+    for (const res of [await w.gql(`{ ${typenames(1000)} }`), await t.graphql(`{ ${typenames(1000)} }`)]) {
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors?.[0]).toMatchObject({ extensions: { code: 'QUERY_TOO_MANY_ALIASES', limit: 30, actual: 1000 } });
+    }
+    // 20 in each of two fragments and 20 beside them: 60, though no selection set holds more than 20.
+    const spread = await w.gql(`query { ...F project { ...P } ${typenames(20, 100)} } fragment F on Query { ${typenames(20)} } fragment P on Project { ${typenames(20, 200)} }`);
+    expect(spread.status).toBe(400);
+    expect(spread.body.errors?.[0]).toMatchObject({ extensions: { code: 'QUERY_TOO_MANY_ALIASES', actual: 60 } });
+  });
+
   it('refuses more directives than GRAPHQL_MAX_DIRECTIVES', async () => {
     const res = await w.gql(`{ project { ${Array.from({ length: 51 }, () => '... @include(if: true) { uuid }').join(' ')} } }`);
     expect(res.status).toBe(400);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/client.ts';
-import { openPostgres } from '../../src/db/client.ts';
+import { openPostgres, poolLimits } from '../../src/db/client.ts';
 import { migratedInMemoryImage, openEmbeddedInMemory } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -48,19 +48,12 @@ export interface TestApp {
 export async function startTestApp(
   opts: { embedded?: boolean; config?: Partial<Config>; env?: Record<string, string>; /** A database the caller owns (not dropped at close). */ databaseUrl?: string } = {},
 ): Promise<TestApp> {
-  let database: Database;
   let dropDb: (() => Promise<void>) | undefined;
-  let databaseUrl: string | undefined;
-  if (opts.databaseUrl) {
-    databaseUrl = opts.databaseUrl;
-    database = openPostgres(databaseUrl, 5);
-  } else if (opts.embedded) {
-    database = await openEmbeddedInMemory({ image: await migratedInMemoryImage(migrate) });
-  } else {
+  let databaseUrl: string | undefined = opts.databaseUrl;
+  if (!databaseUrl && !opts.embedded) {
     const created = await createTestDatabase();
     databaseUrl = created.url;
     dropDb = created.drop;
-    database = openPostgres(created.url, 5);
   }
   // Its own data directory (assets, GraphiQL's first-start headers), never the checkout's ./.data
   // that `npm start` fills: a test must not read what a developer's server wrote.
@@ -72,6 +65,10 @@ export async function startTestApp(
     { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', SEED_DEMO: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', AUTH_CACHE_MS: '0', ...opts.env },
     { DATABASE_URL: databaseUrl, ...opts.config, DATA_DIR: dataDir },
   );
+  // The pool bounds (DATABASE_*_TIMEOUT_MS) as the server applies them.
+  const database: Database = databaseUrl
+    ? openPostgres(databaseUrl, 5, { limits: poolLimits(config) })
+    : await openEmbeddedInMemory({ image: await migratedInMemoryImage(migrate) });
   const log = createLogger(config.LOG_LEVEL);
   const services = await createServices(config, log, { database, authCache: true });
   const app = await buildServer(services);
@@ -135,7 +132,7 @@ export async function startSecondReplica(
     { LOG_LEVEL: 'silent', MIGRATE_ON_START: 'false', WORKER_IN_PROCESS: 'false', RATE_LIMIT_PER_MINUTE: '100000', ...opts.env },
     { DATABASE_URL: a.databaseUrl },
   );
-  const services = await createServices(config, createLogger('silent'), { database: opts.database ?? openPostgres(a.databaseUrl!, 3), authCache: true });
+  const services = await createServices(config, createLogger('silent'), { database: opts.database ?? openPostgres(a.databaseUrl!, 3, { limits: poolLimits(config) }), authCache: true });
   const server = await buildServer(services);
   await server.ready();
   return {

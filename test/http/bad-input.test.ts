@@ -90,6 +90,51 @@ describe('bad input answers 4xx, never 500, and writes nothing', () => {
     });
   });
 
+  describe('bytes that are not UTF-8 in a JSON body: refused like a lone surrogate, never stored as U+FFFD', () => {
+    const FF_FE_C3 = Buffer.from([0xff, 0xfe, 0xc3]);
+    const OVERLONG_SLASH = Buffer.from([0xc0, 0xaf]);
+    /** A JSON text with `bad` spliced in raw where `@@` stands. */
+    const json = (text: string, bad: Buffer) => {
+      const [before, after] = text.split('@@');
+      return Buffer.concat([Buffer.from(before), bad, Buffer.from(after)]);
+    };
+    type ByteCase = { url: string; payload: Buffer; status: number; key: string };
+    const cases: Array<ByteCase & { name: string }> = [];
+    for (const [name, bad] of [['FF FE C3', FF_FE_C3], ['overlong C0 AF', OVERLONG_SLASH]] as const) {
+      cases.push(
+        { name, url: '/api/posts', payload: json('{"data":{"title":"a@@b"}}', bad), status: 422, key: 'data.title' },
+        { name, url: '/api/posts', payload: json('{"data":{"title":"ok","ti@@tle":"x"}}', bad), status: 422, key: 'data' },
+        { name, url: '/graphql', payload: json(JSON.stringify({ query: CREATE_ENTRY, variables: { d: { title: '@@' } } }), bad), status: 422, key: 'variables.d.title' },
+        { name, url: '/graphql', payload: json('{"query":"{ entries(collection: \\"posts@@\\") { total } }"}', bad), status: 400, key: 'query' },
+      );
+    }
+
+    it.each(cases)('$name: POST $url → $status naming $key', async (c) => {
+      const res = await t.app.inject({ method: 'POST', url: c.url, headers: { ...headers, 'content-type': 'application/json' }, payload: c.payload });
+      const body = res.json();
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(c.status);
+      const fieldErrors = c.url === '/graphql' ? body.errors[0].extensions.errors : body.errors;
+      expect(Object.keys(fieldErrors), res.body.slice(0, 300)).toEqual([c.key]);
+      expect(fieldErrors[c.key][0]).toMatch(/not valid UTF-8/);
+      if (c.url === '/graphql') expect(body.errors[0].extensions).toMatchObject({ code: c.status === 422 ? 'VALIDATION_FAILED' : 'BAD_REQUEST', status: c.status });
+      expect(await tableChecksum(t), 'tables changed by a refused request').toBe(before);
+    });
+
+    it('answers with the shape and status of the lone-surrogate refusal', async () => {
+      const bytes = await t.app.inject({ method: 'POST', url: '/api/posts', headers: { ...headers, 'content-type': 'application/json' }, payload: json('{"data":{"title":"@@"}}', FF_FE_C3) });
+      const surrogate = await t.request({ method: 'POST', url: '/api/posts', headers, body: { data: { title: '\ud800' } } });
+      expect(bytes.statusCode).toBe(surrogate.status);
+      expect(Object.keys(bytes.json())).toEqual(Object.keys(surrogate.body));
+      expect(Object.keys(bytes.json().errors)).toEqual(Object.keys(surrogate.body.errors));
+    });
+
+    it('still takes U+FFFD and every other character sent as valid UTF-8', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/posts', headers: { ...headers, 'content-type': 'application/json' }, payload: Buffer.from(JSON.stringify({ data: { title: 'a\ufffd é 𝄞' } })) });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(JSON.stringify(res.json())).toContain('"a\ufffd é 𝄞"');
+    });
+  });
+
   describe('integers beyond the column range', () => {
     it.each<Case>([
       { method: 'GET', url: '/api/posts?where[author][eq]=99999999999999', status: 422, key: 'where.author.eq' },

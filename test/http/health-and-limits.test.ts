@@ -20,8 +20,9 @@ describe('health endpoints', () => {
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
 
-      // Same services, but a database that no longer answers.
-      const broken = { ...t.services.database, query: () => Promise.reject(new Error('connection refused')) };
+      // Same services, but a database that no longer answers (readiness asks on its own connection: ping).
+      const refused = () => Promise.reject(new Error('connection refused'));
+      const broken = { ...t.services.database, query: refused, ping: refused };
       const app = await buildServer({ ...t.services, database: broken } as AppServices);
       const down = await get(app, '/readyz');
       expect(down.statusCode).toBe(503);

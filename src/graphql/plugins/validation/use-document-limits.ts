@@ -224,6 +224,9 @@ export const IntrospectionLimits: ValidationRule = (context: ValidationContext):
 export function useDocumentLimits(opts: DocumentLimitOptions): Plugin {
   const aliases = maxAliasesRule({
     n: opts.maxAliases,
+    // Armor leaves `__typename` out of the count by default, but each aliased `__typename` is one more
+    // field the executor resolves and answers: 1,000 of them cost as much as any 1,000 aliases.
+    allowList: [],
     propagateOnRejection: false,
     onReject: [armorRejection('QUERY_TOO_MANY_ALIASES', 'GRAPHQL_MAX_ALIASES', opts.maxAliases)],
   });
