@@ -19,22 +19,34 @@ export async function purgeExpiredTrash(services: Services, days: number, slice 
   if (days <= 0) return 0;
   const prisma = services.database.prisma;
   let total = 0;
-  for (;;) {
-    const n = await prisma.$transaction(async (tx) => {
-      // The expired rows first, then each collection's are deleted by a statement that names it: a
-      // DELETE that does not name its partition is planned over every collection's (entries are
-      // partitioned by collection).
+  // One collection at a time, each statement naming its partition: a statement over `entries` that
+  // names none is planned over, and locks, every collection's partition and indexes, which at a few
+  // hundred collections is more than PostgreSQL's lock table holds. A collection without expired
+  // trash costs one probe of its partition's trash index.
+  const collections = await prisma.$queryRaw<Array<{ id: number }>>(Prisma.sql`SELECT id FROM collections ORDER BY id`);
+  for (const { id: collectionId } of collections) {
+    for (;;) {
+      const n = await purgeSlice(services, collectionId, days, slice);
+      total += n;
+      if (n < slice) break;
+    }
+  }
+  return total;
+}
+
+async function purgeSlice(services: Services, collectionId: number, days: number, slice: number): Promise<number> {
+  return services.database.prisma.$transaction(async (tx) => {
       const expired = await tx.$queryRaw<Array<{ id: number; collection_id: number }>>(Prisma.sql`
         SELECT id, collection_id FROM entries
-        WHERE deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => ${days}::int)
+        WHERE collection_id = ${collectionId} AND deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => ${days}::int)
         ORDER BY deleted_at LIMIT ${slice} FOR UPDATE SKIP LOCKED`);
       const byCollection = new Map<number, number[]>();
       for (const r of expired) byCollection.set(r.collection_id, [...(byCollection.get(r.collection_id) ?? []), r.id]);
       const gone: Array<{ uuid: string; locale: string; projectId: number; collectionId: number }> = [];
-      for (const [collectionId, ids] of byCollection) {
+      for (const [partition, ids] of byCollection) {
         gone.push(
           ...(await tx.$queryRaw<typeof gone>(Prisma.sql`
-            DELETE FROM entries WHERE collection_id = ${collectionId} AND id = ANY(${ids}::int[])
+            DELETE FROM entries WHERE collection_id = ${partition} AND id = ANY(${ids}::int[])
             RETURNING uuid::text AS uuid, locale, project_id AS "projectId", collection_id AS "collectionId"`)),
         );
       }
@@ -54,7 +66,4 @@ export async function purgeExpiredTrash(services: Services, days: number, slice 
       }
       return gone.length;
     });
-    total += n;
-    if (n < slice) return total;
-  }
 }
