@@ -12,15 +12,19 @@
  *  - the ceiling, in the same run: a bare node:http SSE server (bench/lib/bare-sse-server.ts) with
  *    as many subscribers, opened by the same client with the same bodies, writing the same frames
  *    at the same rate; its write → delivery latency is the least this machine allows.
- * Targets: commit (seen) → delivery p99 ≤ 2× the bare fan-out's write → delivery p99, no loss or
- * duplicate, resume exact, RSS < 600 MB.
+ *  - the server's own fan-out, in the same run: every delivery timed from the start of the group's
+ *    write turn that carried it (rendering done: src/live/group.ts, noted through LIVE_STAGE_LOG,
+ *    which this run always turns on) to the harness reading it (bench/lib/live-measures.ts,
+ *    fanoutLatencies).
+ * Targets: commit (seen) → delivery p99 ≤ 2× the bare fan-out's write → delivery p99, and ≤ 2× our
+ * fan-out's hand-over → delivery p99; no loss or duplicate, resume exact, RSS < 600 MB.
  *
  * Knobs (env): BENCH_QUICK, BENCH_LIVE_SUBSCRIBERS (5000, quick 100), BENCH_DURATION (s of writing;
  * at least the drop plus 3 s), BENCH_LIVE_RATE (writes/s, 100), BENCH_LIVE_DROP (500, quick 20),
  * BENCH_LIVE_DROP_SECONDS (5, quick 1), DATABASE_URL, REDIS_URL; BENCH_CPU_PROF=<dir>: the server runs
  * under `node --cpu-prof` and leaves its profile there (`npx tsx bench/lib/profile-summary.ts <file>`);
- * BENCH_LIVE_STAGES=1: the server notes its stage times (LIVE_STAGE_LOG, src/live/stages.ts) and the run
- * prints commit seen → delivery split by stage (bench/lib/live-measures.ts, stageSummary).
+ * BENCH_LIVE_STAGES=1: the run also prints commit seen → delivery split by stage from the server's stage
+ * times (LIVE_STAGE_LOG, src/live/stages.ts; bench/lib/live-measures.ts, stageSummary).
  * Besides latency it reports the CPU seconds per second of writing of the server and of this harness
  * (which reads every event), and the machine's load average, since on a shared host they decide it.
  */
@@ -36,7 +40,7 @@ import { createContentModel, must, type Api } from './lib/seed.ts';
 import { subscribeSse, type SseSubscriber } from './lib/sse-subscriber.ts';
 import { int, mb, ms, percentiles, sleep } from './lib/stats.ts';
 import { cleanRedis } from './lib/redis.ts';
-import { dbWork, stageSummary, watchCommits } from './lib/live-measures.ts';
+import { dbWork, fanoutLatencies, stageSummary, watchCommits } from './lib/live-measures.ts';
 import type { Row, Target } from './lib/report.ts';
 
 const QUICK = ['1', 'true', 'yes'].includes(process.env.BENCH_QUICK ?? '');
@@ -88,6 +92,8 @@ export interface LiveBenchResult {
   dbTransactions: number;
   /** The bare fan-out of the same run (bare node:http SSE server, same sockets, bytes and client): write → delivery. */
   bare: BareFanout;
+  /** This server's own fan-out in the same run: the group's write turn start (event rendered) → delivery, over the measured deliveries. */
+  fanout: { p50: number; p99: number; samples: number };
 }
 
 export interface BareFanout {
@@ -160,7 +166,7 @@ async function runBareFanout(n: number, rate: number, sent: Sent[], log: (line: 
 }
 
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
-/** BENCH_LIVE_STAGES=1: the server logs its stage times (src/live/stages.ts) and the run prints commit → delivery split by stage. */
+/** BENCH_LIVE_STAGES=1: the run prints commit → delivery split by stage (the server always logs its stage times, for the fan-out ceiling). */
 const STAGES = ['1', 'true', 'yes'].includes(process.env.BENCH_LIVE_STAGES ?? '');
 
 /** User + system CPU seconds of a process tree's busiest member so far (for a harness script npx → tsx → node: the node one). */
@@ -217,7 +223,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `cms_bench_live_${randomBytes(4).toString('hex')}`;
   const port = await freePort();
-  const stageLog = STAGES ? join(tmpdir(), `${prefix}-stages.jsonl`) : undefined;
+  // Always: the fan-out ceiling is read from the groups' write turns (a few lines per write, buffered).
+  const stageLog = join(tmpdir(), `${prefix}-stages.jsonl`);
   // Caps raised for one token holding every subscriber; the queue cap too, so a harness that reads
   // late shows up as latency rather than as resets. Heartbeats as in production.
   const env = {
@@ -379,17 +386,20 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
     clearInterval(rssTimer);
     for (const s of subs) s?.close();
     await server.stop();
-    if (stageLog) {
-      const deliveries: Array<{ id: number; at: number }> = [];
-      subs.forEach((s, i) => {
-        if (!droppedSet.has(i)) s.ids.forEach((id, k) => deliveries.push({ id, at: s.at[k] }));
-      });
-      log(`live: commit seen → delivery by stage (ms):\n${stageSummary(readFileSync(stageLog, 'utf8'), seenCommitted, deliveries)}`);
-      rmSync(stageLog, { force: true });
-    }
+    // The deliveries whose commit → delivery was measured (the dropped subscribers' are not).
+    const deliveries: Array<{ id: number; at: number }> = [];
+    subs.forEach((s, i) => {
+      if (!droppedSet.has(i)) s.ids.forEach((id, k) => deliveries.push({ id, at: s.at[k] }));
+    });
+    const stageText = readFileSync(stageLog, 'utf8');
+    rmSync(stageLog, { force: true });
+    const fromHandOver = fanoutLatencies(stageText, deliveries);
+    const f = percentiles(fromHandOver);
+    if (STAGES) log(`live: commit seen → delivery by stage (ms):\n${stageSummary(stageText, seenCommitted, deliveries)}`);
     const bare = await runBareFanout(n, rate, sent, log);
     return {
       bare,
+      fanout: { p50: f.p50, p99: f.p99, samples: fromHandOver.length },
       subscribers: n,
       writes: total,
       deliveries: subs.reduce((a, s) => a + s.ids.length, 0),
@@ -430,6 +440,8 @@ export async function runLiveBench(log: (line: string) => void = () => {}): Prom
 
 /** Our commit → delivery p99 over the bare fan-out's write → delivery p99 (a bare p99 under 1 ms counts as 1 ms). */
 const ratio = (r: LiveBenchResult): number => r.commitP99 / Math.max(1, r.bare.p99);
+/** Our commit → delivery p99 over our own fan-out's hand-over → delivery p99, same run (under 1 ms counts as 1 ms). */
+const fanoutRatio = (r: LiveBenchResult): number => r.commitP99 / Math.max(1, r.fanout.p99);
 
 /** The table row and the targets of one run, for bench/main.ts. */
 export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; targets: Target[] } {
@@ -444,13 +456,18 @@ export function liveReport(scenario: string, r: LiveBenchResult): { row: Row; ta
       rss: r.rss,
       rate: r.deliveries / r.seconds,
       unit: 'events/s',
-      note: `${int(r.subscribers)} SSE subscribers over ${LIVE_GROUPS.length} where filters, ${int(r.writes)} writes at 100/s; commit seen→delivery; bare node:http fan-out p99 ${ms(r.bare.p99)} ms, ratio ${ratio(r).toFixed(2)}×; ${r.missing} missing, ${r.duplicates} duplicated, ${r.anomalies} resets/errors; resume: ${r.resumedExact}/${r.dropped} exact after a drop`,
+      note: `${int(r.subscribers)} SSE subscribers over ${LIVE_GROUPS.length} where filters, ${int(r.writes)} writes at 100/s; commit seen→delivery; bare node:http fan-out p99 ${ms(r.bare.p99)} ms, ratio ${ratio(r).toFixed(2)}×; own fan-out from hand-over p99 ${ms(r.fanout.p99)} ms, ratio ${fanoutRatio(r).toFixed(2)}×; ${r.missing} missing, ${r.duplicates} duplicated, ${r.anomalies} resets/errors; resume: ${r.resumedExact}/${r.dropped} exact after a drop`,
     },
     targets: [
       {
         name: 'live: commit→delivery p99 ≤ 2× a bare node:http SSE fan-out\'s write→delivery p99 (same run, sockets, bytes, client), none lost or duplicated, server RSS < 600 MB',
         measured: `${int(r.subscribers)} subscribers: ours from the commit seen p50 ${ms(r.commitP50)} ms, p99 ${ms(r.commitP99)} ms; bare p50 ${ms(r.bare.p50)} ms, p99 ${ms(r.bare.p99)} ms (${int(r.bare.delivered)}/${int(r.bare.expected)} delivered); ratio ${ratio(r).toFixed(2)}×; from transaction start p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms (transaction start → commit p50 ${ms(r.transactionP50)} ms, p99 ${ms(r.transactionP99)} ms), ${r.missing} missing, ${r.duplicates} duplicates, ${r.anomalies} resets/errors, RSS ${mb(r.rss)}; server CPU ${r.serverCpuSeconds.toFixed(1)} s for ${r.seconds} s of writes (harness ${r.harnessCpuSeconds.toFixed(1)} s, ${r.busySeconds.toFixed(1)} s wall), database ${int(r.dbRows)} rows read in ${int(r.dbTransactions)} transactions, load ${r.load.toFixed(1)}`,
         pass: ratio(r) <= 2 && lossDup === 0 && r.rss < 600 * 1_048_576,
+      },
+      {
+        name: `live fan-out: ${int(r.subscribers)}-subscriber commit→delivery p99 ≤ 2× the same run's fan-out from hand-over (event rendered) → delivery p99`,
+        measured: `commit seen → delivery p99 ${ms(r.commitP99)} ms; fan-out from the group's write turn start p50 ${ms(r.fanout.p50)} ms, p99 ${ms(r.fanout.p99)} ms over ${int(r.fanout.samples)} deliveries; ratio ${fanoutRatio(r).toFixed(2)}×`,
+        pass: r.fanout.samples > 0 && fanoutRatio(r) <= 2,
       },
       {
         name: 'live resume: dropped subscribers get exactly what they missed (Last-Event-ID)',

@@ -94,6 +94,29 @@ interface RenderRecord {
 }
 
 /**
+ * The server's own fan-out, timed per delivery from the moment a rendered event was handed to it:
+ * from the start of the group's write turn that carried the event (its `flush` record's `began`,
+ * src/live/group.ts: rendering, the entry read and the outbox read are all done by then) to the
+ * moment the harness read the event off the socket. The same loop, sockets, bytes and client as
+ * the measured deliveries, in the same run: the least this server's delivery can take once an event
+ * is ready, and so the ceiling commit → delivery is compared with.
+ */
+export function fanoutLatencies(text: string, deliveries: Array<{ id: number; at: number }>): number[] {
+  const began = new Map<number, number>();
+  for (const line of text.split('\n')) {
+    if (!line.includes('"k":"flush"')) continue;
+    const r = JSON.parse(line) as FlushRecord;
+    for (const id of r.ids) began.set(id, Math.min(began.get(id) ?? Infinity, r.began));
+  }
+  const out: number[] = [];
+  for (const d of deliveries) {
+    const b = began.get(d.id);
+    if (b !== undefined) out.push(d.at - b);
+  }
+  return out;
+}
+
+/**
  * Commit → delivery split into the server's stages, from its LIVE_STAGE_LOG (src/live/stages.ts),
  * per outbox id: the commit as the harness saw it → the first read of the outbox that began after
  * it ("to read"), that read's round trip, the time the id waited behind a missing lower id

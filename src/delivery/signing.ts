@@ -32,7 +32,8 @@ export interface SignedRequest {
 
 /**
  * Builds the request for one attempt. The body keys come in a fixed order (event, project_uuid,
- * timestamp, delivery_id, source, then the event's own fields) whatever order they were stored in.
+ * timestamp, delivery_id, source, then the event's own fields: a content event's collection, entry_uuid,
+ * locale, revision, updated_at, ..., content_entry) whatever order they were stored in.
  */
 export function buildRequest(input: {
   deliveryId: string;
@@ -41,7 +42,7 @@ export function buildRequest(input: {
   secret: string | null;
   now: Date;
 }): SignedRequest {
-  const { project_uuid, source, collection, entry_uuid, locale, content_entry, ...rest } = input.stored;
+  const { project_uuid, source, collection, entry_uuid, locale, revision, updated_at, content_entry, ...rest } = input.stored;
   const payload = {
     event: input.event,
     project_uuid,
@@ -51,6 +52,9 @@ export function buildRequest(input: {
     collection,
     entry_uuid,
     locale,
+    // A content event's order among its entry's events (absent, so left out, for other events).
+    revision,
+    updated_at,
     ...rest,
     content_entry,
   };

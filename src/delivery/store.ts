@@ -104,7 +104,7 @@ const DISPATCH_SQL = `
 WITH ${claimUndispatchedSql('$1')}, inserted AS (
   INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, body, status, attempts, next_attempt_at, manual)
   SELECT gen_random_uuid(), w.id, m.id, m.event,
-         (m.payload - 'content_entry' - 'committed')
+         (m.payload - 'content_entry' - 'committed' - 'removed')
            || jsonb_build_object('project_uuid', p.uuid, 'source', m.source)
            || CASE WHEN w.payload AND m.event <> 'content.deleted' AND (m.payload ? 'content_entry')
                    THEN jsonb_build_object('content_entry', m.payload -> 'content_entry') ELSE '{}'::jsonb END,

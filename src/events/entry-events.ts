@@ -1,4 +1,4 @@
-import type { ContentEventInput } from './outbox.ts';
+import type { ContentEventInput, RemovedRow } from './outbox.ts';
 import type { ContentEventName } from './names.ts';
 
 /*
@@ -8,8 +8,11 @@ import type { ContentEventName } from './names.ts';
 
 /** A collection as content events name it (a CollectionSchema fits). */
 type CollectionOf = ContentEventInput['collection'];
-/** The row fields an event names (an EntryRow fits). */
-type RowOf = { uuid: string; locale: string };
+/**
+ * The row fields an event names (an EntryRow fits); a deleted row also its revision and published
+ * version (`removed` of a `content.deleted`, src/events/outbox.ts).
+ */
+type RowOf = { uuid: string; locale: string; revision?: number; publishedVersionId?: number | null };
 
 /** A collection as content events name it: only the fields the payload carries. */
 export const collectionRef = (c: CollectionOf): CollectionOf => ({ id: c.id, uuid: c.uuid, slug: c.slug });
@@ -19,8 +22,12 @@ export type EventOf = (event: ContentEventName, row: RowOf, entry?: ContentEvent
 
 export const eventFactory = (collection: CollectionOf): EventOf => {
   const ref = collectionRef(collection);
-  return (event, row, entry) => ({ event, collection: ref, entryUuid: row.uuid, locale: row.locale, entry });
+  return (event, row, entry) => ({ event, collection: ref, entryUuid: row.uuid, locale: row.locale, entry, removed: removedOf(event, row) });
 };
+
+/** What a `content.deleted` keeps of the deleted row, when the deleting statement returned it. */
+export const removedOf = (event: ContentEventName, row: RowOf): RemovedRow | undefined =>
+  event === 'content.deleted' && typeof row.revision === 'number' ? { revision: row.revision, publishedVersionId: row.publishedVersionId ?? null } : undefined;
 
 /**
  * The events of a create, single or bulk, transactional or not: `content.created`, then

@@ -23,6 +23,15 @@ export interface OutboxRow<E> {
    * `content.deleted` and events written without an entry row.
    */
   committed: Record<string, unknown> | null;
+  /**
+   * The entry's revision and `updated_at` as the change's commit left them (`payload.revision`,
+   * `payload.updated_at`: its order among the entry's events); null on rows written before they were
+   * recorded and on events of no entry.
+   */
+  revision: number | null;
+  updated_at: string | null;
+  /** A `content.deleted`'s deleted row (`payload.removed`: revision, published_version_id); null otherwise. */
+  removed: { revision: number; published_version_id: number | null } | null;
   /** The Release of a `release.*` event (`payload.release`, as its commit wrote it); null for other events. */
   release: unknown;
   created_at: Date;
@@ -48,6 +57,7 @@ export interface SnapshotRow<E> extends OutboxRow<E> {
 const ROWS_AFTER_SQL = `
   SELECT o.id::text AS id, o.project_id, o.event, o.collection_id, o.entry_uuid::text AS entry_uuid,
          o.payload->>'locale' AS locale, o.payload->'content_entry' AS entry, o.payload->'committed' AS committed,
+         (o.payload->>'revision')::int AS revision, o.payload->>'updated_at' AS updated_at, o.payload->'removed' AS removed,
          o.payload->'release' AS release, o.created_at,
          coalesce((SELECT min(x) FROM pg_snapshot_xip(s.snap) x
                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
@@ -90,7 +100,8 @@ export function collectionRowsBetween<E>(
   // 10 sorts before 9 as text (a resume across 9 → 10 replayed out of order).
   return database.query<OutboxRow<E>>(
     `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, payload->>'locale' AS locale,
-            payload->'content_entry' AS entry, payload->'committed' AS committed, NULL::jsonb AS release, created_at
+            payload->'content_entry' AS entry, payload->'committed' AS committed, (payload->>'revision')::int AS revision,
+            payload->>'updated_at' AS updated_at, payload->'removed' AS removed, NULL::jsonb AS release, created_at
        FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id = $4 ORDER BY outbox_events.id LIMIT $5`,
     [q.after, q.upTo, q.projectId, q.collectionId, q.limit],
   );
@@ -100,7 +111,8 @@ export function collectionRowsBetween<E>(
 export function releaseRowsBetween<E>(database: Database, q: { after: number; upTo: number; projectId: number; limit: number }): Promise<OutboxRow<E>[]> {
   return database.query<OutboxRow<E>>(
     `SELECT id::text AS id, project_id, event, collection_id, entry_uuid::text AS entry_uuid, NULL::text AS locale,
-            NULL::jsonb AS entry, NULL::jsonb AS committed, payload->'release' AS release, created_at
+            NULL::jsonb AS entry, NULL::jsonb AS committed, NULL::int AS revision, NULL::text AS updated_at, NULL::jsonb AS removed,
+            payload->'release' AS release, created_at
        FROM outbox_events WHERE id > $1 AND id <= $2 AND project_id = $3 AND collection_id IS NULL AND event = ANY($4::text[])
       ORDER BY outbox_events.id LIMIT $5`,
     [q.after, q.upTo, q.projectId, [...RELEASE_EVENTS], q.limit],

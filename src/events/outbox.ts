@@ -18,6 +18,18 @@ export interface ContentEventInput {
    * (src/collections/visibility.ts): the body sent and the delivery log's copy of it hold no hidden value.
    */
   entry?: unknown;
+  /**
+   * For `content.deleted`: the row as the deletion found it (its revision and published version),
+   * which no longer exists when the event is written. The event's `revision` is one past it, and a
+   * published view hears of the deletion only when the entry had published content (src/live).
+   */
+  removed?: RemovedRow;
+}
+
+/** What a deletion's event keeps of the row it deleted. */
+export interface RemovedRow {
+  revision: number;
+  publishedVersionId: number | null;
 }
 
 /**
@@ -30,7 +42,7 @@ export interface ContentEventInput {
 export const COMMITTED_COLUMNS = [
   'id', 'uuid', 'project_id', 'collection_id', 'locale', 'translation_group_id', 'state', 'published_data', 'published_version_id',
   'published_version_number', 'last_version_number', 'is_draft_dirty', 'published_at', 'published_updated_at', 'created_at', 'updated_at',
-  'deleted_at',
+  'deleted_at', 'revision',
 ] as const;
 
 /**
@@ -49,10 +61,20 @@ const committedSql = (c: string, withheld: WithheldKeys): string =>
  */
 export type WithheldKeys = (collectionId: string) => string;
 
-/** The payload of an outbox row: its own fields, the entry resource, and the committed row. */
+/** A timestamptz as JavaScript's toISOString writes it (the API's timestamps: milliseconds, `Z`). */
+const isoSql = (t: string): string => `to_char(${t} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The payload of an outbox row: its own fields, the entry resource, the committed row, and the
+ * entry's `revision` and `updated_at` as this commit left them, by which a receiver orders an entry's
+ * events (docs/webhooks.md, "Ordering"). A deletion has no row left: its revision is one past the
+ * deleted row's (contentEventParams) and its `updated_at` the deleting transaction's time.
+ */
 const payloadSql = (withheld: WithheldKeys): string =>
   `CASE WHEN r.entry IS NULL THEN r.payload ELSE r.payload || jsonb_build_object('content_entry', x.entry) END
-        || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('committed', ${committedSql('c', withheld)}) ELSE '{}'::jsonb END`;
+        || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('committed', ${committedSql('c', withheld)}, 'revision', c.revision, 'updated_at', ${isoSql('c.updated_at')})
+                WHEN r.event = 'content.deleted' THEN jsonb_build_object('updated_at', ${isoSql('now()')})
+                ELSE '{}'::jsonb END`;
 
 /**
  * Records a content event in the outbox, inside the caller's transaction: the event exists if and
@@ -111,13 +133,12 @@ export function contentEventParams(inputs: ContentEventInput[]): { rows: string;
       entry = slot.get(i.entry) ?? entries.push(i.entry) - 1;
       slot.set(i.entry, entry);
     }
-    return {
-      event: i.event,
-      collection_id: i.collection.id,
-      entry_uuid: i.entryUuid,
-      payload: { collection: i.collection, entry_uuid: i.entryUuid, locale: i.locale },
-      entry,
-    };
+    const payload: Record<string, unknown> = { collection: i.collection, entry_uuid: i.entryUuid, locale: i.locale };
+    if (i.event === 'content.deleted' && i.removed) {
+      payload.revision = i.removed.revision + 1;
+      payload.removed = { revision: i.removed.revision, published_version_id: i.removed.publishedVersionId };
+    }
+    return { event: i.event, collection_id: i.collection.id, entry_uuid: i.entryUuid, payload, entry };
   });
   return { rows: JSON.stringify(rows), entries: JSON.stringify(entries) };
 }

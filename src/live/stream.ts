@@ -20,6 +20,15 @@ export interface OutboxChange {
   entry: EntryResource | null;
   /** The entry row as this change's commit left it (password hashes left out); null for `content.deleted`. */
   committed: Record<string, unknown> | null;
+  /**
+   * The entry's revision after this change (moved by every write of the row, so it follows commit
+   * order per entry; one past the deleted row's for `content.deleted`) and its `updated_at` (ISO);
+   * null on outbox rows written before they were recorded.
+   */
+  revision: number | null;
+  updatedAt: string | null;
+  /** For `content.deleted`: whether the deleted row had published content (null: not recorded). */
+  removedPublished: boolean | null;
   createdAt: Date;
 }
 
@@ -58,6 +67,9 @@ export const toChange = (r: FeedRow<EntryResource>): OutboxChange | null =>
         locale: r.locale ?? '',
         entry: r.entry && typeof r.entry === 'object' ? r.entry : null,
         committed: r.committed && typeof r.committed === 'object' ? r.committed : null,
+        revision: r.revision ?? null,
+        updatedAt: r.updated_at ?? null,
+        removedPublished: r.removed && typeof r.removed === 'object' ? r.removed.published_version_id != null : null,
         createdAt: r.created_at,
       }
     : null;

@@ -42,7 +42,7 @@ describe('bench harness (BENCH_QUICK)', () => {
       expect(tableLines.some((l) => l.startsWith(`| ${row} |`)), `row "${row}" missing:\n${out}`).toBe(true);
     }
     const verdicts = tableLines.filter((l) => / \| (PASS|MISS|n\/a) \|$/.test(l));
-    for (const target of ['published REST get', 'GraphQL list of 25', 'where (5 cases', 'fallback list (', 'bulk create 50 items × 4 clients, drafts', 'bulk create 50 items × 4 clients, published', 'webhooks >', 'schema build', 'cache off: GraphQL list', 'cache off: REST get', 'cache off: REST filtered list', 'mixed 90 %', 'cold start to /readyz on PostgreSQL']) {
+    for (const target of ['published REST get', 'GraphQL list of 25', 'where (5 cases', 'fallback list (', 'bulk create 50 items × 4 clients, drafts', 'bulk create 50 items × 4 clients, published', 'webhooks >', 'schema build', 'cache off: GraphQL list', 'cache off: REST get', 'cache off: REST filtered list', 'mixed 90 %', 'cold start to /readyz on PostgreSQL', 'live fan-out']) {
       expect(verdicts.some((l) => l.startsWith(`| ${target}`)), `verdict for "${target}" missing:\n${out}`).toBe(true);
     }
   }, 360_000);

@@ -35,7 +35,7 @@ describe('live events show what each commit wrote', () => {
 
   it('20 concurrent updates of one entry: each committed value once, in commit order', async () => {
     const { uuid } = await write('POST', '/api/posts', { data: { title: 'v0' } });
-    const typed = await sse(`subscription { postChanged(state: draft, events: [UPDATED]) { id uuid entry { title } } }`);
+    const typed = await sse(`subscription { postChanged(state: draft, events: [UPDATED]) { id uuid revision entry { title } } }`);
     // The core subscription's entry is the resource each writer rendered inside its own commit: the
     // commit order of the values, to compare the typed one against.
     const core = await sse(`subscription { entryChanged(collection: "posts", events: [UPDATED]) { id entry { fields } } }`);
@@ -45,15 +45,26 @@ describe('live events show what each commit wrote', () => {
     const nextCore = nextOf(core, 'entryChanged');
     const got: Array<{ id: string; title: string }> = [];
     const committed: Array<{ id: string; title: string }> = [];
+    const revisions: number[] = [];
     for (let i = 0; i < values.length; i++) {
       const e = await nextTyped();
       expect(e.uuid).toBe(uuid);
       got.push({ id: e.id, title: e.entry.title });
+      revisions.push(e.revision);
       const c = await nextCore();
       committed.push({ id: c.id, title: c.entry.fields.title });
     }
     expect(got).toEqual(committed);
     expect(new Set(got.map((g) => g.title))).toEqual(new Set(values));
+    // Commit order as the database recorded it: each update's own row (written by its commit), in outbox id order.
+    const rows = await t.database.query<{ id: string; title: string; revision: number }>(
+      `SELECT id::text AS id, payload->'committed'->'data'->>'title' AS title, (payload->'committed'->>'revision')::int AS revision
+         FROM outbox_events WHERE entry_uuid = $1::uuid AND event = 'content.updated' ORDER BY outbox_events.id`,
+      [uuid],
+    );
+    expect(got).toEqual(rows.map((r) => ({ id: r.id, title: r.title })));
+    expect(revisions).toEqual(rows.map((r) => r.revision));
+    expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
     const final = await write('GET', `/api/posts/${uuid}?state=draft`);
     expect(got[got.length - 1].title).toBe(final.fields.title);
     await expect(typed.next(300)).rejects.toThrow(/timed out/);
@@ -75,6 +86,10 @@ describe('live events show what each commit wrote', () => {
     // A draft-only entry trashed and deleted: nothing a published view ever showed.
     const other = await write('POST', '/api/posts', { data: { title: 'Never published' } });
     await write('DELETE', `/api/posts/${other.uuid}`);
+    // ... and one deleted for good, straight away and from the trash.
+    const gone = await write('POST', '/api/posts', { data: { title: 'Never published either' } });
+    await write('DELETE', `/api/posts/${gone.uuid}?force=1`);
+    await write('DELETE', `/api/posts/${other.uuid}?force=1`);
     await write('POST', '/api/posts', { data: { title: 'Fence' }, state: 'published' });
 
     const nextPublished = nextOf(published, 'postChanged');

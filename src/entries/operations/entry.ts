@@ -8,6 +8,7 @@ import { emitContentEvent, emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import type { ContentEventName } from '../../events/names.ts';
 import { insertEntries, loadEntriesForWrite, publishCreated, updateEntries } from '../store/persist.ts';
+import { destroyByUuid } from '../store/bulk-persist.ts';
 import { serializeEntry } from '../reads/serialize.ts';
 import { validateEntryInputs, type WriteMode } from '../values/validate.ts';
 import { isUuid, type EntryResource, type EntryRow, type ReadOptions } from '../types.ts';
@@ -153,8 +154,9 @@ export async function deleteEntry(ctx: Ctx, slug: string, uuid: string, force: b
     const row = await liveEntryByUuid(tx, collection.id, uuid, { includeTrashed: force, lock: true });
     if (!row) throw notFound('Entry not found.');
     if (force) {
-      await tx.entry.delete({ where: { id: row.id, collectionId: collection.id } });
-      await emitEntryEvent(tx, tctx, collection, 'content.deleted', row);
+      // The deleted row's revision goes with the event (its order among the entry's events).
+      const [gone] = await destroyByUuid(tx, collection, [row.uuid]);
+      await emitContentEvent(tx, tctx, eventFactory(collection)('content.deleted', gone ?? row), passwordNamesSql);
     } else {
       const trashed = await tx.entry.update({ where: { id: row.id, collectionId: collection.id }, data: { deletedAt: new Date() } });
       const entry = await serializeEntry(tctx, collection, trashed, writeView());

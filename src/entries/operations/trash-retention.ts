@@ -2,6 +2,8 @@ import { Prisma } from '../../db/client.ts';
 import { systemCtx, type Services } from '../../context.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
+import { removedOf } from '../../events/entry-events.ts';
+import { DESTROYED_COLUMNS, type DestroyedRow } from '../store/bulk-persist.ts';
 
 /** Entries deleted per transaction: bounded so a large backlog never holds locks for long. */
 const PURGE_SLICE = 1000;
@@ -42,12 +44,12 @@ async function purgeSlice(services: Services, collectionId: number, days: number
         ORDER BY deleted_at LIMIT ${slice} FOR UPDATE SKIP LOCKED`);
       const byCollection = new Map<number, number[]>();
       for (const r of expired) byCollection.set(r.collection_id, [...(byCollection.get(r.collection_id) ?? []), r.id]);
-      const gone: Array<{ uuid: string; locale: string; projectId: number; collectionId: number }> = [];
+      const gone: Array<DestroyedRow & { projectId: number; collectionId: number }> = [];
       for (const [partition, ids] of byCollection) {
         gone.push(
           ...(await tx.$queryRaw<typeof gone>(Prisma.sql`
-            DELETE FROM entries WHERE collection_id = ${partition} AND id = ANY(${ids}::int[])
-            RETURNING uuid::text AS uuid, locale, project_id AS "projectId", collection_id AS "collectionId"`)),
+            DELETE FROM entries e WHERE e.collection_id = ${partition} AND e.id = ANY(${ids}::int[])
+            RETURNING ${DESTROYED_COLUMNS}, e.project_id AS "projectId", e.collection_id AS "collectionId"`)),
         );
       }
       if (gone.length === 0) return 0;
@@ -61,7 +63,7 @@ async function purgeSlice(services: Services, collectionId: number, days: number
         const ctx = systemCtx(services, project, 'trash-retention');
         const events = gone
           .filter((g) => g.projectId === project.id)
-          .map((g) => ({ event: 'content.deleted' as const, collection: collectionById.get(g.collectionId)!, entryUuid: g.uuid, locale: g.locale }));
+          .map((g) => ({ event: 'content.deleted' as const, collection: collectionById.get(g.collectionId)!, entryUuid: g.uuid, locale: g.locale, removed: removedOf('content.deleted', g) }));
         await emitContentEvents(tx, ctx, events, passwordNamesSql);
       }
       return gone.length;

@@ -7,7 +7,8 @@ import { contentLoaders } from '../reads/loaders.ts';
 import { emitContentEvents } from '../../events/outbox.ts';
 import { passwordNamesSql } from '../store/snapshot.ts';
 import { emitEntryEvent, TX_OPTIONS, txCtx } from './entry.ts';
-import { collectionRef } from '../../events/entry-events.ts';
+import { eventFactory } from '../../events/entry-events.ts';
+import { DESTROYED_COLUMNS, type DestroyedRow } from '../store/bulk-persist.ts';
 import { ENTRY_COLUMNS, liveEntryByUuid, sameCollection } from '../store/rows.ts';
 import { selectPage, MAX_PAGE_SIZE } from '../reads/list.ts';
 import { serializeEntries, serializeEntry } from '../reads/serialize.ts';
@@ -116,11 +117,11 @@ export async function emptyTrash(ctx: Ctx, slug: string): Promise<{ message: str
   const collection = await collectionForRequest(ctx, slug);
   const deleted = await ctx.db.$transaction(async (tx) => {
     const tctx = txCtx(ctx, tx);
-    const gone = await tx.$queryRaw<Array<{ uuid: string; locale: string }>>(Prisma.sql`
+    const gone = await tx.$queryRaw<DestroyedRow[]>(Prisma.sql`
       DELETE FROM entries e WHERE e.collection_id = ${collection.id} AND e.deleted_at IS NOT NULL
-      RETURNING e.uuid::text AS uuid, e.locale`);
-    const ref = collectionRef(collection);
-    await emitContentEvents(tx, tctx, gone.map((g) => ({ event: 'content.deleted' as const, collection: ref, entryUuid: g.uuid, locale: g.locale })), passwordNamesSql);
+      RETURNING ${DESTROYED_COLUMNS}`);
+    const event = eventFactory(collection);
+    await emitContentEvents(tx, tctx, gone.map((g) => event('content.deleted', g)), passwordNamesSql);
     return gone.length;
   }, TX_OPTIONS);
   return { message: deleted === 1 ? '1 entry deleted from the trash.' : `${deleted} entries deleted from the trash.`, deleted };

@@ -39,17 +39,23 @@ export async function trashByUuid(tx: Tx, collection: CollectionSchema, uuids: s
     RETURNING ${ENTRY_COLUMNS}`);
 }
 
+/** A deleted row as its `content.deleted` names it: ids, and its revision and published version (src/events/outbox.ts, `removed`). */
+export type DestroyedRow = Pick<EntryRow, 'uuid' | 'locale' | 'publishedVersionId'> & { revision: number };
+
+/** The RETURNING list of a DELETE of `entries AS e` that yields DestroyedRow. */
+export const DESTROYED_COLUMNS = Prisma.sql`e.uuid::text AS uuid, e.locale, e.revision, e.published_version_id AS "publishedVersionId"`;
+
 /**
  * Removes the entries of the collection with these UUIDs for good, trashed ones included (as the
  * single force delete does); their versions go with them (the entries_versions_cascade_x trigger).
  */
-export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<Array<Pick<EntryRow, 'uuid' | 'locale'>>> {
-  return tx.$queryRaw<Array<Pick<EntryRow, 'uuid' | 'locale'>>>(Prisma.sql`
+export async function destroyByUuid(tx: Tx, collection: CollectionSchema, uuids: string[]): Promise<DestroyedRow[]> {
+  return tx.$queryRaw<DestroyedRow[]>(Prisma.sql`
     WITH locked AS (
       SELECT id FROM entries
       WHERE uuid = ANY(${uuids}::uuid[]) AND ${sameCollection('collection_id', collection.id)}
       ORDER BY id FOR UPDATE
     )
     DELETE FROM entries AS e USING locked WHERE ${sameCollection('e.collection_id', collection.id)} AND e.id = locked.id
-    RETURNING e.uuid::text AS uuid, e.locale`);
+    RETURNING ${DESTROYED_COLUMNS}`);
 }

@@ -145,3 +145,7 @@ export function resultsOf(sub: LiveSubscription): AsyncIterableIterator<Executio
   };
   return iterator;
 }
+
+/** The change payloads' ordering fields (docs/graphql.md, "Subscriptions"; as the webhook body's). */
+export const REVISION_DOC = "The entry's revision after this change: moved by every write of the entry, so it orders one entry's events (DELETED: one past the deleted row's). Null on events recorded before revisions were.";
+export const UPDATED_AT_DOC = "The entry's updated_at as this change's commit left it (DELETED: when it was deleted).";

@@ -7,7 +7,7 @@ import type { OutboxChange } from '../../../live/stream.ts';
 import { currentView } from '../../../live/shape.ts';
 import { CONTENT_EVENTS, type ContentEventName } from '../../../events/names.ts';
 import { attachLive, lastEventIdOf } from '../../subscriptions/sse.ts';
-import { liveRenderer, liveSource, shapeKeyOf } from '../../subscriptions/execute.ts';
+import { liveRenderer, liveSource, shapeKeyOf, REVISION_DOC, UPDATED_AT_DOC } from '../../subscriptions/execute.ts';
 
 /** `content.created` → `CREATED`: the webhook event names as a GraphQL enum. */
 export const ContentEventEnum = builder.enumType('ContentEvent', {
@@ -28,6 +28,8 @@ const EntryChangeType = builder.objectRef<EntryChange>('EntryChange').implement(
     uuid: t.string({ resolve: (c) => c.change.entryUuid }),
     locale: t.string({ resolve: (c) => c.change.locale }),
     versionNumber: t.int({ nullable: true, resolve: (c) => c.entry?.published_version_number ?? null }),
+    revision: t.int({ nullable: true, description: REVISION_DOC, resolve: (c) => c.change.revision }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, description: UPDATED_AT_DOC, resolve: (c) => c.change.updatedAt }),
     entry: t.field({
       type: EntryType,
       nullable: true,

@@ -13,7 +13,7 @@ import type { NameRegistry } from './names.ts';
 import { toNormalisedWhere } from './convert.ts';
 import { typedEntry, type TypedEntry } from './model.ts';
 import { attachLive, lastEventIdOf } from '../../subscriptions/sse.ts';
-import { liveRenderer, liveSource, shapeKeyOf } from '../../subscriptions/execute.ts';
+import { liveRenderer, liveSource, shapeKeyOf, REVISION_DOC, UPDATED_AT_DOC } from '../../subscriptions/execute.ts';
 
 type T = PothosSchemaTypes.ExtendDefaultTypes<TypedTypes>;
 
@@ -35,6 +35,9 @@ const LEAVING: ReadonlySet<ContentEventName> = new Set(['content.deleted', 'cont
 function leftView(change: OutboxChange, state: ReadState): boolean {
   if (!LEAVING.has(change.event)) return false;
   if (state === 'published' && change.event === 'content.trashed') return change.committed?.published_version_id != null;
+  // Likewise of a deletion only when the deleted row had published content (unknown on rows
+  // recorded before the event said: told, as before).
+  if (state === 'published' && change.event === 'content.deleted') return change.removedPublished !== false;
   return true;
 }
 
@@ -60,6 +63,8 @@ export function defineSubscriptions(b: TypedBuilder, types: NameRegistry, layout
         uuid: t.string({ nullable: false, resolve: (c) => c.change.entryUuid }),
         locale: t.string({ nullable: false, resolve: (c) => c.change.locale }),
         versionNumber: t.int({ nullable: true, resolve: (c) => c.entry?.resource.published_version_number ?? null }),
+        revision: t.int({ nullable: true, description: REVISION_DOC, resolve: (c) => c.change.revision }),
+        updatedAt: t.field({ type: 'DateTime', nullable: true, description: UPDATED_AT_DOC, resolve: (c) => c.change.updatedAt }),
         matches: t.boolean({ nullable: false, description: 'False on the last event of an entry that left the filter (or was deleted).', resolve: (c) => c.matches }),
         entry: t.field({ type: entryRef, nullable: true, resolve: (c) => c.entry }),
       }),
