@@ -196,6 +196,8 @@ export async function runSchemaSizeBench(
         note: `with ${opts.extra} extra collections (${indexes.n} indexes in the database); with none: p50 ${pa.toFixed(2)} ms, p95 ${percentile(sa, 95).toFixed(2)} ms; ${sb.length} sequential requests each, rounds alternated`,
       });
       targets.push({ name: `${SCHEMA_SIZE_ROWS[op]}: p50 with ${opts.extra} extra collections ≤ 1.2 × with none`, measured: `${(pb / pa).toFixed(2)} × (${pb.toFixed(2)} vs ${pa.toFixed(2)} ms)`, pass: pb <= 1.2 * pa });
+      // Printed as measured: the add-field phase below may still fail on its own.
+      log(`  ${SCHEMA_SIZE_ROWS[op]}: ${targets[targets.length - 1].measured}`);
     }
     log(`schema size: adding a field to a ${opts.bigRows}-entry collection`);
     const add = await addFieldOnline(b, opts.bigRows);
