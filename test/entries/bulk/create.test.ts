@@ -63,7 +63,7 @@ for (const embedded of [false, true]) {
       expect(payload.content_entry).toMatchObject({ uuid: p1.uuid, published_version_number: 1 });
       // Both events of a publish on create carry the whole created entry, as the response shows it.
       // `committed` is the stored row the statement wrote (what live subscriptions render from).
-      expect(events[0].payload).toEqual({ collection: payload.collection, entry_uuid: p1.uuid, locale: 'en', content_entry: p1, committed: expect.any(Object) });
+      expect(events[0].payload).toEqual({ collection: payload.collection, entry_uuid: p1.uuid, locale: 'en', revision: 1, updated_at: expect.any(String), content_entry: p1, committed: expect.any(Object) });
       expect((events[0].payload as { committed: unknown }).committed).toMatchObject({
         uuid: p1.uuid,
         state: 'published',
