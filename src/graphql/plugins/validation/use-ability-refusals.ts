@@ -26,14 +26,13 @@ function refusals(schema: GraphQLSchema, document: DocumentNode): GraphQLError[]
 
 export function useAbilityRefusals(log: Logger): Plugin {
   return {
-    onValidate({ params, setResult }) {
+    onValidate({ params }) {
       const errors = refusals(params.schema, params.documentAST);
       if (errors.length === 0) return;
       // A client error, logged as the mask logs the operations' own refusals (./../result/mask-error.ts).
       log.debug({ code: 'FORBIDDEN', status: 403, message: errors[0].message }, 'graphql client error');
       // Thrown, not set as the validation result: Yoga then answers a request error on every
       // transport (an event stream too) with the error's own status, 403, as the operation would.
-      void setResult;
       throw errors[0];
     },
   };
