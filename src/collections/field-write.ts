@@ -63,6 +63,16 @@ function fieldData(draft: FieldDraft, collectionId: number, parentFieldId: numbe
 }
 
 /**
+ * Stored values only ever hold keys of the collection's fields (writes are validated, renames move
+ * values), so leftovers exist only under the name of a soft-deleted field at the same level. Checking
+ * first keeps adding a field to a large collection a catalog change, not a scan of every entry.
+ */
+async function hasDeletedNamesake(tx: Tx, collectionId: number, parentFieldId: number | null, name: string): Promise<boolean> {
+  const found = await tx.field.findFirst({ where: { collectionId, parentFieldId, name, deletedAt: { not: null } }, select: { id: true } });
+  return found !== null;
+}
+
+/**
  * Inserts drafts (and group children) at one level. `nextOrder` is where appended fields start;
  * a draft's explicit `order` wins. Leftover values of deleted fields with the same name are cleared
  * (see field-storage.ts).
@@ -80,9 +90,12 @@ export async function insertFields(
   for (const draft of drafts) {
     const row = await tx.field.create({ data: fieldData(draft, collectionId, parent?.id ?? null, draft.order ?? order++) });
     rows.push(row);
-    if (opts.clearLeftovers) await clearStoredValues(tx, collectionId, parent?.name ?? null, draft.name);
+    if (opts.clearLeftovers && (await hasDeletedNamesake(tx, collectionId, parent?.id ?? null, draft.name))) {
+      await clearStoredValues(tx, collectionId, parent?.name ?? null, draft.name);
+    }
     if (draft.children.length) {
-      rows.push(...(await insertFields(tx, collectionId, draft.children, { id: row.id, name: row.name }, 0, opts)));
+      // A new group's children can have no leftovers of their own: any were under the group's key.
+      rows.push(...(await insertFields(tx, collectionId, draft.children, { id: row.id, name: row.name }, 0, { clearLeftovers: false })));
     }
   }
   return rows;

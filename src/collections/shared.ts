@@ -8,6 +8,9 @@ import { SchemaEffects, applyAfterCommit, applyInTransaction } from './schema-ef
 
 export type CollectionWithFields = Collection & { fields: Field[] };
 
+/** Longest a schema change's transaction may run (see schemaChange). */
+export const SCHEMA_CHANGE_TIMEOUT_MS = 120_000;
+
 export const liveFields = { fields: { where: { deletedAt: null } } } as const;
 
 /** Zod issues into the bag under Laravel keys. */
@@ -71,10 +74,15 @@ export async function schemaChange<T>(ctx: Ctx, fn: (tx: Tx, effects: SchemaEffe
   }
   let result: T;
   try {
-    result = await ctx.db.$transaction(async (tx) => {
-      ctx.project = await bumpSchemaRevision(tx, ctx.project.id);
-      return fn(tx, effects);
-    });
+    result = await ctx.db.$transaction(
+      async (tx) => {
+        ctx.project = await bumpSchemaRevision(tx, ctx.project.id);
+        return fn(tx, effects);
+      },
+      // Re-adding a deleted field's name rewrites the entries that still hold its values, which on a
+      // large collection outlasts Prisma's 5 s default; statement_timeout still bounds each statement.
+      { timeout: SCHEMA_CHANGE_TIMEOUT_MS, maxWait: 10_000 },
+    );
   } catch (err) {
     // The project row lock makes this unreachable in practice; kept so a race can never be a 500.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
