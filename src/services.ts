@@ -80,6 +80,7 @@ export async function createServices(config: Config, log: Logger, opts: { databa
           waitMs: config.REPLICA_WAIT_MS,
           checkMs: config.REPLICA_CHECK_MS,
           poolSize: 10,
+          limits: poolLimits(config),
           log,
         })
       : undefined;

@@ -58,6 +58,8 @@ export async function runCli(argv: string[], processEnv: NodeJS.ProcessEnv, io: 
   let services: Services | undefined;
   const env: CliEnv = {
     async db(migrateFirst = true) {
+      // No request bounds here: an operator's export, import or migration may rightly run for minutes
+      // and wait for a lock; it holds two connections and answers to its own Ctrl-C.
       database ??= await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, poolSize: 2 });
       // A fresh database gets its tables before the first project is created.
       if (migrateFirst && config.MIGRATE_ON_START) await migrate(database);

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import { openPostgres, type Database } from './postgres.ts';
+import { openPostgres, type Database, type PoolLimits } from './postgres.ts';
 import { formatLsn, parseLsn, type Lsn } from './lsn.ts';
 import { isReplicaFailure, withPrimaryFallback } from './replica-fallback.ts';
 
@@ -12,6 +12,8 @@ export interface ReplicaOptions {
   /** How often each replica's replay position (and the primary's WAL position) is read. */
   checkMs: number;
   poolSize: number;
+  /** Lock and statement bounds of the replicas' connections, as on the primary (poolLimits(config)). */
+  limits?: PoolLimits;
   log: Logger;
 }
 
@@ -87,7 +89,12 @@ export class ReplicaSet {
     private readonly opts: ReplicaOptions,
   ) {
     this.replicas = opts.urls.map((url) => {
-      const raw = openPostgres(url, opts.poolSize, { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, applicationName: 'cms read' });
+      const raw = openPostgres(url, opts.poolSize, {
+        // A replica's slow statement fails over to the primary (withPrimaryFallback), so it is bounded as there.
+        limits: opts.limits,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        applicationName: 'cms read',
+      });
       const r: Replica = { name: nameOf(url), raw, db: raw, status: 'starting', replay: undefined, lagMs: null, reads: 0 };
       r.db = withPrimaryFallback(raw, primary, (err) => this.readFailed(r, err));
       return r;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, world, type World } from '../helpers/world.ts';
-import { cms } from './subprocess.ts';
+import { cmsInProcess as cms } from './subprocess.ts';
 
 /** `cms release list|publish` (docs/releases.md) as their own processes against a running server's database. */
 describe('cms release', () => {

@@ -18,3 +18,16 @@ export function cms(args: string[], env: Record<string, string> = {}): Promise<C
     });
   });
 }
+
+/**
+ * The same command through `runCli` inside the test process: what `bin/cms.js` runs, minus the ~2 s
+ * of module loading each process pays. For tests of what a command does; help.test.ts and
+ * cli.test.ts keep real processes for what only a process shows (exit codes, stdout draining).
+ */
+export async function cmsInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const { runCli } = await import('../../src/cli/run.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { ...process.env, LOG_LEVEL: 'silent', ...env }, { out: (s) => (stdout += s), err: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}

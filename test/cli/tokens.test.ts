@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cms } from './subprocess.ts';
+import { cmsInProcess as cms } from './subprocess.ts';
 
 /**
  * The operator's way back in after losing the first-start banner, and out again for a leaked token:
- * every step is a `cms` process against the database a running server uses, checked over HTTP.
+ * every step is a `cms` command (run in process) against the database a running server uses, checked over HTTP.
  */
 describe('cms project list, token list and token revoke', () => {
   let t: TestApp;
