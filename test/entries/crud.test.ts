@@ -37,6 +37,8 @@ for (const embedded of [false, true]) {
       expect(res.body).not.toHaveProperty('created_at');
       const published = await c.get('posts', res.body.uuid);
       expect(published.status).toBe(404);
+      // The first surprise of a new user, said where it happens: the entry exists, as a draft.
+      expect(published.body.message).toBe('Entry not found: it has no published version yet. Read its draft with state=draft (REST ?state=draft, GraphQL state: DRAFT).');
       const draft = await c.get('posts', res.body.uuid, '?state=draft&timestamps=1');
       expect(draft.status).toBe(200);
       expect(draft.body.fields.title).toBe('Hello');

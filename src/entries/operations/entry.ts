@@ -1,6 +1,6 @@
 import type { PrismaClient, Tx } from '../../db/client.ts';
 import { authorize, readSource, type Ctx } from '../../context.ts';
-import { ErrorBag, notFound } from '../../errors.ts';
+import { ErrorBag, notFound, type AppError } from '../../errors.ts';
 import type { CollectionSchema } from '../../collections/model.ts';
 import { collectionForRequest } from '../../collections/schema-cache.ts';
 import { requireReadView } from '../../collections/token-scope.ts';
@@ -107,6 +107,16 @@ export interface GetEntryOptions extends ReadOptions {
   withFallback?: boolean;
 }
 
+/**
+ * The 404 of a published read of a draft-only entry. A caller that may read drafts is told why (the
+ * first surprise of a new API user: create, then get); one limited to published content learns
+ * nothing it could not read, so it gets the plain text.
+ */
+function unpublishedEntry(ctx: Ctx): AppError {
+  const draftsVisible = !ctx.scope?.delivery && !(ctx.scope?.preview && ctx.scope.release !== null);
+  return draftsVisible ? notFound('Entry not found: it has no published version yet. Read its draft with state=draft (REST ?state=draft, GraphQL state: DRAFT).') : notFound('Entry not found.');
+}
+
 /** GET /api/{collection}/{uuid}. Published reads 404 for entries without a published version. */
 export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEntryOptions): Promise<EntryResource> {
   authorize(ctx, 'read');
@@ -132,7 +142,7 @@ export async function getEntry(ctx: Ctx, slug: string, uuid: string, opts: GetEn
     if (!row || (opts.state === 'published' && row.publishedVersionId === null)) throw notFound(`Translation not found for locale '${locale}'.`);
   } else {
     if (opts.locale && row.locale !== opts.locale.toLowerCase()) throw notFound('Entry not found.');
-    if (opts.state === 'published' && row.publishedVersionId === null) throw notFound('Entry not found.');
+    if (opts.state === 'published' && row.publishedVersionId === null) throw unpublishedEntry(ctx);
   }
   return serializeEntry(ctx, collection, row, opts);
 }
