@@ -186,6 +186,12 @@ const envSchema = z
   RATE_LIMIT_IPV6_PREFIX: int(64, 32, 128),
   WEBHOOK_ALLOW_HTTP: bool(false),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false),
+  /**
+   * Receivers on this machine only (http://localhost, 127.0.0.0/8, ::1), for trying webhooks locally.
+   * Unset: on for the embedded database outside production (webhookOptions), off otherwise; never
+   * allowed with NODE_ENV=production (WEBHOOK_ALLOW_PRIVATE_NETWORKS is the deliberate setting there).
+   */
+  WEBHOOK_ALLOW_LOCALHOST: optionalBool,
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
   WEBHOOK_MAX_ATTEMPTS: int(6, 1, 50),
   WEBHOOK_DISABLE_AFTER_FAILURES: int(20, 1, 100_000),
@@ -335,6 +341,9 @@ const envSchema = z
     .transform((v) => (v === undefined || v === '' ? 'info' : v) as 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'),
 })
   .superRefine((c, ctx) => {
+    if (c.WEBHOOK_ALLOW_LOCALHOST === true && c.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOCALHOST'], message: 'cannot be true with NODE_ENV=production (set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true and WEBHOOK_ALLOW_HTTP=true for receivers on your own network)' });
+    }
     const needs: Record<string, Array<keyof typeof c>> = {
       varnish: ['VARNISH_PURGE_URLS'],
       fastly: ['FASTLY_SERVICE_ID', 'FASTLY_API_TOKEN'],

@@ -10,6 +10,7 @@ import type { EarlyListener } from './http/early-listener.ts';
 import { demoBanner, demoStartLine, seedDemo } from './seed/demo.ts';
 import { closeOnSignal, waitForDatabase } from './process-lifecycle.ts';
 import { saveLocalGraphiqlHeaders } from './graphql/graphiql/page.ts';
+import { allowsLocalhost } from './delivery/options.ts';
 
 /**
  * The API server once src/main.ts has checked the configuration and bound the ports: everything
@@ -79,6 +80,10 @@ export async function serve(config: Config, listeners: { api: EarlyListener; met
   }
   const url = baseUrl(config, address);
   log.info({ address, graphiql: `${url}/graphql`, database: services.database.kind }, 'listening');
+  if (allowsLocalhost(config) && !config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
+    // Said once at start: a setting nobody made changes which webhook URLs are accepted.
+    log.info('webhooks may call receivers on this machine (http://localhost, 127.0.0.1, ::1): embedded database outside production; WEBHOOK_ALLOW_LOCALHOST=false turns this off');
+  }
   announce(log, url, seed);
 }
 

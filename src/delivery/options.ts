@@ -18,6 +18,8 @@ export const systemResolveHost: ResolveHost = async (hostname) => {
 export interface WebhookOptions {
   allowHttp: boolean;
   allowPrivateNetworks: boolean;
+  /** Receivers on this machine (localhost, loopback addresses), plain http included: see allowsLocalhost. */
+  allowLocalhost: boolean;
   timeoutMs: number;
   maxAttempts: number;
   disableAfterFailures: number;
@@ -63,11 +65,21 @@ const extraEnv = z.object({
   WEBHOOK_LOCK_DURATION_MS: int(30_000, 1000, 600_000),
 });
 
+/**
+ * Whether receivers on this machine are called: as set, else on for the embedded database outside
+ * production, so `npm start` on a laptop can send webhooks to a local receiver with nothing to set
+ * (the server logs it at start). A server on PostgreSQL is a deployment and keeps them off.
+ */
+export function allowsLocalhost(config: Pick<Config, 'WEBHOOK_ALLOW_LOCALHOST' | 'DATABASE_URL' | 'NODE_ENV'>): boolean {
+  return config.WEBHOOK_ALLOW_LOCALHOST ?? (config.DATABASE_URL === undefined && config.NODE_ENV !== 'production');
+}
+
 export function webhookOptions(config: Config, env: NodeJS.ProcessEnv = process.env): WebhookOptions {
   const extra = extraEnv.parse(env);
   return {
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
     allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    allowLocalhost: allowsLocalhost(config),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
     disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,

@@ -100,7 +100,7 @@ class Runtime implements WebhookRuntime {
     this.started = true;
     const opts = this.options;
     this.sender = new WebhookHttpSender(
-      () => ({ allowHttp: opts.allowHttp, allowPrivateNetworks: opts.allowPrivateNetworks }),
+      () => ({ allowHttp: opts.allowHttp, allowPrivateNetworks: opts.allowPrivateNetworks, allowLocalhost: opts.allowLocalhost }),
       () => opts.resolveHost,
     );
     const processor = new DeliveryProcessor(this.store, this.sender, opts, this.log);

@@ -4,7 +4,21 @@ import type { ResolveHost } from './options.ts';
 export interface UrlPolicy {
   allowHttp: boolean;
   allowPrivateNetworks: boolean;
+  /** Loopback receivers (and plain http to them), for local development; off unless set. */
+  allowLocalhost?: boolean;
 }
+
+/** A loopback address (127.0.0.0/8, ::1, or IPv4-mapped loopback): the packets never leave the machine. */
+export function isLoopbackAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
+}
+
+/** A host that names this machine: `localhost` or a loopback literal (never a name DNS could point elsewhere). */
+const isLoopbackHost = (hostname: string): boolean => {
+  const host = bareHost(hostname).toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || isLoopbackAddress(host);
+};
 
 /**
  * True when an address may be called: only global unicast passes. IPv4 must be in ipaddr.js's
@@ -106,7 +120,7 @@ export function checkUrlShape(raw: string, policy: UrlPolicy): { url: URL } | Ur
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { kind: 'invalid', message: `The url must use HTTPS (${url.protocol.replace(/:$/, '')}: URLs are never called).` };
   }
-  if (url.protocol === 'http:' && !policy.allowHttp) {
+  if (url.protocol === 'http:' && !policy.allowHttp && !(policy.allowLocalhost && isLoopbackHost(url.hostname))) {
     return { kind: 'invalid', message: HTTP_REFUSED };
   }
   if (url.username || url.password) {
@@ -139,7 +153,7 @@ export async function resolveAndCheck(
     if (addresses.length === 0) return { kind: 'unresolvable', message: 'The url host could not be resolved.' };
   }
   if (!policy.allowPrivateNetworks) {
-    const bad = addresses.find((a) => !isPublicAddress(a));
+    const bad = addresses.find((a) => !isPublicAddress(a) && !(policy.allowLocalhost && isLoopbackAddress(a)));
     if (bad !== undefined) {
       return { kind: 'blocked', message: PRIVATE_REFUSED };
     }
