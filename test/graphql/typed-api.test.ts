@@ -113,6 +113,13 @@ describe('typed GraphQL schema per project (PostgreSQL)', () => {
     expect(await titles({ w: { or: [{ views: { lt: 10 } }, { status: { in: ['IN_PROGRESS'] } }] }, s: ['title_ASC'] })).toEqual(['Alpha news', 'Gamma']);
     expect(await titles({ w: { author: { where: { name: { eq: 'Ann' } } }, views: { between: [1, 100] } }, s: ['views_ASC'] })).toEqual(['Alpha news', 'Beta news']);
     expect(await titles({ w: { author: { where: { name: { eq: 'Nobody' } } } } })).toEqual([]);
+    // A frontend's first guess, the related entry's fields written directly, as REST's where[author][name]:
+    expect(await titles({ w: { author: { name: { eq: 'Ann' } }, views: { between: [1, 100] } }, s: ['views_ASC'] })).toEqual(['Alpha news', 'Beta news']);
+    expect(await titles({ w: { author: { name: { eq: 'Nobody' } } } })).toEqual([]);
+    // With reference operators beside them, and the same field directly and under `where`: both hold.
+    expect(await titles({ w: { author: { notNull: true, name: { like: 'an' } } }, s: ['views_ASC'] })).toEqual(['Alpha news', 'Beta news', 'Gamma']);
+    expect(await titles({ w: { author: { name: { like: 'an' }, where: { name: { eq: 'Nobody' } } } } })).toEqual([]);
+    expect(await titles({ w: { author: { name: { like: 'an' }, where: { name: { eq: 'Ann' } } } }, s: ['views_ASC'] })).toEqual(['Alpha news', 'Beta news', 'Gamma']);
 
     const page = await w.ok(q, { w: { title: { like: 'a' } }, s: ['views_ASC'], pp: 2, p: 2 });
     expect(page.posts.pageInfo).toMatchObject({ currentPage: 2, perPage: 2, lastPage: Math.ceil(page.posts.pageInfo.total / 2) });

@@ -49,6 +49,9 @@ function operators(input: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** The relation filter's operators on the reference itself (src/graphql/schema/typed/inputs.ts). */
+const REFERENCE_OPERATORS = new Set(['eq', 'not', 'in', 'notIn', 'null', 'notNull']);
+
 /**
  * Typed `where` → the normalised object (`{ title: { like: 'a' }, or: [ ... ], author: { name: { eq: 'x' } } }`).
  * Explicitly null operators are left out, as if not sent.
@@ -68,9 +71,17 @@ export function toNormalisedWhere(input: unknown, plan: WherePlan): Record<strin
       out[slot.key] = operators(value);
       continue;
     }
-    // `{ eq, null, ..., where: { name: { like } } }` → `{ eq, null, ..., name: { like } }` (docs/filtering.md).
-    const { where: inner, ...own } = value;
-    out[slot.key] = { ...operators(own), ...toNormalisedWhere(inner, slot.target()) };
+    // `{ eq, null, ..., name: { like }, where: { title: { eq } } }` → `{ eq, null, ..., name: { like }, title: { eq } }`
+    // (docs/filtering.md): reference operators stay, the related entry's conditions join them. The
+    // same field both directly and under `where` is two conditions, so both are kept, ANDed.
+    const { where: inner, ...rest } = value;
+    const own: Record<string, unknown> = {};
+    const direct: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rest)) (REFERENCE_OPERATORS.has(k) ? own : direct)[k] = v;
+    const target = slot.target();
+    const [a, b] = [toNormalisedWhere(direct, target), toNormalisedWhere(inner, target)];
+    const overlap = Object.keys(a).some((k) => k in b);
+    out[slot.key] = { ...operators(own), ...(overlap ? { and: [a, b] } : { ...a, ...b }) };
   }
   return out;
 }

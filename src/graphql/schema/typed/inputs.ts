@@ -160,6 +160,18 @@ function filterFields(t: InputFieldBuilder, c: FilterContext, l: CollectionLayou
   return out;
 }
 
+/**
+ * The related entry's own conditions, offered directly on a relation filter: every filter of the
+ * target but its relations (filters reach one level deep) and a field named `where` (that name is
+ * the relation filter's own; such a field stays reachable under `where`). The reference operators
+ * (`eq`, `in`, `null`, ...) are reserved field names, so nothing else can clash.
+ */
+function relatedEntryFields(t: InputFieldBuilder, c: FilterContext, target: CollectionLayout) {
+  const all = filterFields(t, c, target);
+  for (const f of target.fields) if (f.def.type === 'relation' || f.name === 'where') delete all[f.name];
+  return all;
+}
+
 /** Plans are built in collection order; a relation's target plan is looked up when a filter is converted. */
 function wherePlanOf(l: CollectionLayout, plans: Map<number, WherePlan>, known: Set<number>): WherePlan {
   const plan: WherePlan = new Map(SYSTEM_COLUMNS.map(([name, column]) => [name, { kind: 'ops', key: column }]));
@@ -204,8 +216,9 @@ export function defineInputs(b: TypedBuilder, types: NameRegistry, layouts: Coll
     relationFilters.set(
       l.schema.id,
       b.inputRef<Input>(l.names.relationFilter).implement({
-        description: `Conditions on a relation to ${l.names.type}: operators on the reference itself, \`where\` on the related entry (one level deep).`,
+        description: `Conditions on a relation to ${l.names.type}: operators on the reference itself, and conditions on the related entry's fields, written directly (\`author: { name: { like: "ann" } }\`, as REST's \`where[author][name][like]\`) or under \`where\` (one level deep).`,
         fields: (t) => ({
+          ...relatedEntryFields(t, context, l),
           eq: t.id(),
           not: t.id(),
           in: t.idList(),
