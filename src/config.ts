@@ -330,6 +330,14 @@ const envSchema = z
   AUTH_HASH_CONCURRENCY_PER_ADDRESS: int(2, 1, 64),
   /** Seconds a just-rotated refresh token still answers (concurrent refreshes, a retry after a lost answer). */
   AUTH_REFRESH_REUSE_GRACE_SECONDS: int(10, 1, 300),
+  /** `auto` (default): readable lines on a terminal, JSON lines anywhere else; `json` or `pretty` to choose. */
+  LOG_FORMAT: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || ['auto', 'json', 'pretty'].includes(v), { message: 'must be auto, json or pretty' })
+    .transform((v) => (v === undefined || v === '' ? 'auto' : v) as 'auto' | 'json' | 'pretty'),
   LOG_LEVEL: z
     .string()
     .trim()

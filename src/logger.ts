@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -85,7 +86,21 @@ class LineBatcher {
  * stuck log shipper), more than 64 MiB of pending lines are dropped rather than the heap growing
  * without bound.
  */
-export function createLogger(level: string, name = 'cms', opts: { buffered?: boolean } = {}): Logger {
+/** `json`: one JSON object per line; `pretty`: readable lines; `auto`: readable on a terminal, JSON anywhere else. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+const readable = (format: LogFormat): boolean => format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
+
+/**
+ * A person at a terminal reads lines, not JSON (the first thing `npm start` shows); a container log,
+ * a file or a pipe keeps JSON for the machines that read it. Synchronous: a terminal is slow to
+ * read anyway, and nothing is lost when the process exits.
+ */
+const readableStream = () =>
+  pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name', singleLine: true });
+
+export function createLogger(level: string, name = 'cms', opts: { buffered?: boolean; format?: LogFormat } = {}): Logger {
+  if (readable(opts.format ?? 'auto')) return pino({ name, level, base: { pid: process.pid } }, readableStream());
   if (!opts.buffered) return pino({ name, level, base: { pid: process.pid } }, pino.destination(2));
   // SonicBoom writes whatever it is given at once (minLength 0): the batching is the LineBatcher's.
   // pino.destination registers SonicBoom's own flush at exit; the batcher's lines must reach it first.

@@ -32,7 +32,7 @@ const settleMs = (graceMs: number) => Math.min(1000, Math.floor(graceMs / 4));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function serve(config: Config, listeners: { api: EarlyListener; metrics?: EarlyListener }): Promise<void> {
-  const log = createLogger(config.LOG_LEVEL, undefined, { buffered: true });
+  const log = createLogger(config.LOG_LEVEL, undefined, { buffered: true, format: config.LOG_FORMAT });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) });
   if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
   const services = await createServices(config, log, { database, authCache: true });

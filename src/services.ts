@@ -49,7 +49,8 @@ export async function createServices(config: Config, log: Logger, opts: { databa
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) }));
   if (config.MIGRATE_ON_START) {
     const applied = await migrate(database);
-    if (applied.length) log.info({ applied }, 'migrations applied');
+    // One line however many: a fresh database applies every migration, and their names are in _prisma_migrations.
+    if (applied.length) log.info({ applied: applied.length, last: applied[applied.length - 1] }, `${applied.length} migration${applied.length === 1 ? '' : 's'} applied`);
   }
   // Request-path Redis fails fast instead of queueing commands while disconnected.
   const redis = config.REDIS_URL

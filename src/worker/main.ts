@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.LOG_LEVEL, 'cms-worker');
+  const log = createLogger(config.LOG_LEVEL, 'cms-worker', { format: config.LOG_FORMAT });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, log, limits: poolLimits(config) });
   if (database.kind === 'postgres') await waitForDatabase(database, log, config.DATABASE_CONNECT_TIMEOUT_MS);
   const services = await createServices(config, log, { database });
