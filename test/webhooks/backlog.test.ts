@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, waitFor, webhookEnv, type Receiver, type WebhookTestEnv } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, startReceiver, waitFor, webhookEnv } from './helpers.ts';
 
 /**
  * What a Redis outage leaves: due deliveries in PostgreSQL that no queue holds. The sweeper puts the
@@ -7,19 +7,13 @@ import { startReceiver, waitFor, webhookEnv, type Receiver, type WebhookTestEnv 
  * drains overtakes it instead of waiting for it.
  */
 describe('a backlog after an outage', () => {
-  let env: WebhookTestEnv | undefined;
-  let rx: Receiver | undefined;
-  afterEach(async () => {
-    await env?.close();
-    await rx?.close();
-    env = rx = undefined;
-  });
+  const open = closedAfterEach();
 
   it('drains past one sweep page, and a fresh event passes it', { timeout: 120_000 }, async () => {
     const BACKLOG = 2500;
     // Slow enough that the backlog takes seconds at this concurrency.
-    rx = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 4 }));
-    env = await webhookEnv({ redis: true, options: { concurrency: 2, sweepIntervalMs: 500, sweepGraceMs: 300 } });
+    const rx = open(await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 4 })));
+    const env = open(await webhookEnv({ redis: true, options: { concurrency: 2, sweepIntervalMs: 500, sweepGraceMs: 300 } }));
     const hook = await env.hook({ name: 'h', url: rx.url, events: ['content.updated'], sources: ['api'] });
     const db = env.t.database.prisma;
     const { id: webhookId } = await db.webhook.findUniqueOrThrow({ where: { uuid: hook.uuid } });
@@ -28,13 +22,13 @@ describe('a backlog after an outage', () => {
       SELECT gen_random_uuid(), ${webhookId}, 'content.updated',
              jsonb_build_object('event', 'content.updated', 'entry_uuid', gen_random_uuid(), 'backlog', true), 'pending', 0, now() - interval '1 minute'
       FROM generate_series(1, ${BACKLOG})`;
-    const backlogSeen = () => rx!.received.filter((r) => r.json.backlog === true).length;
+    const backlogSeen = () => rx.received.filter((r) => r.json.backlog === true).length;
     await waitFor(() => backlogSeen() >= 20, 30_000);
 
     const fresh = crypto.randomUUID();
     const atEmit = backlogSeen();
     await env.emit([{ event: 'content.updated', entryUuid: fresh }]);
-    await waitFor(() => rx!.received.some((r) => r.json.entry_uuid === fresh), 30_000);
+    await waitFor(() => rx.received.some((r) => r.json.entry_uuid === fresh), 30_000);
     const passed = backlogSeen() - atEmit;
     // It waited for at most the sends already in flight, not for the queued backlog.
     expect(passed, `backlog deliveries that arrived before the fresh one: ${passed}`).toBeLessThan(200);

@@ -1,37 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, startReceiver, webhookEnv, waitFor } from './helpers.ts';
 
 describe('embedded mode (PGlite, no Redis)', () => {
-  let env: WebhookTestEnv | undefined;
-  let rx: Receiver | undefined;
-  afterEach(async () => {
-    await env?.close();
-    await rx?.close();
-  });
+  const open = closedAfterEach();
 
   it('delivers, retries and logs through the in-process runner', { timeout: 180_000 }, async () => {
-    env = await webhookEnv({ embedded: true, options: { maxAttempts: 3 } });
+    const env = open(await webhookEnv({ embedded: true, options: { maxAttempts: 3 } }));
     expect(env.t.services.webhooks.mode).toBe('local');
     let calls = 0;
-    rx = await startReceiver(() => ({ status: ++calls === 1 ? 500 : 200 }));
+    const rx = open(await startReceiver(() => ({ status: ++calls === 1 ? 500 : 200 })));
     const hook = await env.hook({ name: 'h', url: rx.url, secret: 'embedded', events: ['content.created'], sources: ['api'] });
     const res = await env.t.request({ method: 'POST', url: '/api/posts', headers: env.p.headers, body: { data: { title: 'lite' } } });
     expect(res.status).toBe(201);
     const got = await rx.until((r) => r.length === 2);
     expect(got.map((r) => r.json.entry_uuid)).toEqual([res.body.uuid, res.body.uuid]);
-    await waitFor(async () => (await env!.logs(hook.uuid)).total === 2);
+    await waitFor(async () => (await env.logs(hook.uuid)).total === 2);
     expect((await env.logs(hook.uuid)).data.map((l: { status: string }) => l.status)).toEqual(['200', '500']);
   });
 });
 
 describe('retention', () => {
-  let env: WebhookTestEnv | undefined;
-  afterEach(async () => {
-    await env?.close();
-  });
+  const open = closedAfterEach();
 
   it('removes log rows and finished deliveries past WEBHOOK_LOG_RETENTION_DAYS and dispatched outbox rows past a day', async () => {
-    env = await webhookEnv({ start: false, env: { WEBHOOK_LOG_RETENTION_DAYS: '7' } });
+    const env = open(await webhookEnv({ start: false, env: { WEBHOOK_LOG_RETENTION_DAYS: '7' } }));
     const db = env.t.database.prisma;
     const hook = await env.hook({ name: 'h', url: 'http://127.0.0.1:9/', events: ['content.created'], sources: ['api'] });
     const webhookId = (await db.webhook.findUniqueOrThrow({ where: { uuid: hook.uuid } })).id;

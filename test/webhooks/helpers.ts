@@ -1,6 +1,7 @@
 import { createServer as createNetServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { afterEach } from 'vitest';
 import { startTestApp, type TestApp, type TestProject } from '../helpers/app.ts';
 import { REDIS_URL, TEST_JWT_KEYS } from '../helpers/pg.ts';
 import { waitFor } from '../helpers/receiver.ts';
@@ -185,5 +186,20 @@ export function childEnv(env: WebhookTestEnv, extra: Record<string, string> = {}
     WEBHOOK_LEASE_MS: String(o.leaseMs),
     WEBHOOK_LOCK_DURATION_MS: String(o.lockDurationMs),
     ...extra,
+  };
+}
+
+/**
+ * What a test opens through the returned function (an environment, a receiver) is closed after it,
+ * in the order opened: `const open = closedAfterEach();` then `const env = open(await webhookEnv())`.
+ */
+export function closedAfterEach(): <T extends { close(): Promise<unknown> }>(thing: T) => T {
+  const opened: Array<{ close(): Promise<unknown> }> = [];
+  afterEach(async () => {
+    for (const thing of opened.splice(0)) await thing.close();
+  });
+  return (thing) => {
+    opened.push(thing);
+    return thing;
   };
 }

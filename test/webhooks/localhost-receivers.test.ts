@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { allowsLocalhost } from '../../src/delivery/options.ts';
-import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv } from './helpers.ts';
+import { closedAfterEach, startReceiver, webhookEnv, waitFor } from './helpers.ts';
 
 /**
  * Trying webhooks locally needs nothing set: with the embedded database outside production a
@@ -12,19 +12,13 @@ import { startReceiver, webhookEnv, waitFor, type Receiver, type WebhookTestEnv 
 const strict = { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' };
 
 describe('receivers on this machine', () => {
-  let env: WebhookTestEnv | undefined;
-  let rx: Receiver | undefined;
-  afterEach(async () => {
-    await env?.close();
-    await rx?.close();
-    env = rx = undefined;
-  });
+  const open = closedAfterEach();
 
   it('embedded outside production: a local receiver is accepted and called; other private or plain-http URLs are not', { timeout: 180_000 }, async () => {
-    env = await webhookEnv({ embedded: true, env: strict });
-    rx = await startReceiver();
+    const env = open(await webhookEnv({ embedded: true, env: strict }));
+    const rx = open(await startReceiver());
     const port = new URL(rx.url).port;
-    const create = (url: string) => env!.t.request({ method: 'POST', url: '/api/webhooks', headers: env!.p.headers, body: { name: 'local', url, secret: 'local-secret', events: ['content.created'], sources: ['api'] } });
+    const create = (url: string) => env.t.request({ method: 'POST', url: '/api/webhooks', headers: env.p.headers, body: { name: 'local', url, secret: 'local-secret', events: ['content.created'], sources: ['api'] } });
     const hook = await create(`http://127.0.0.1:${port}/hook`);
     expect(hook.status).toBe(201);
     expect((await create(`http://localhost:${port}/other`)).status).toBe(201);
@@ -36,11 +30,11 @@ describe('receivers on this machine', () => {
     }
     const entry = await env.t.request({ method: 'POST', url: '/api/posts', headers: env.p.headers, body: { data: { title: 'local' } } });
     expect(entry.status).toBe(201);
-    await waitFor(() => rx!.received.some((r) => r.path === '/hook' && r.json.entry_uuid === entry.body.uuid));
+    await waitFor(() => rx.received.some((r) => r.path === '/hook' && r.json.entry_uuid === entry.body.uuid));
   });
 
   it('a PostgreSQL server refuses them unless WEBHOOK_ALLOW_PRIVATE_NETWORKS and WEBHOOK_ALLOW_HTTP say so', async () => {
-    env = await webhookEnv({ start: false, env: strict });
+    const env = open(await webhookEnv({ start: false, env: strict }));
     const res = await env.t.request({ method: 'POST', url: '/api/webhooks', headers: env.p.headers, body: { name: 'local', url: 'http://127.0.0.1:9/hook', secret: 'local-secret', events: ['content.created'], sources: ['api'] } });
     expect(res.status).toBe(422);
     expect(res.body.errors.url[0]).toMatch(/WEBHOOK_ALLOW_HTTP=true/);
