@@ -42,6 +42,11 @@ describe('delivery tokens', () => {
     expect((await as('PATCH', `/api/posts/${post}`, { data: { title: 'no' } })).status).toBe(403);
     const draft = await w.t.graphql(`{ posts(state: draft) { data { title } } }`, undefined, delivery);
     expect(draft.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // A draft-only entry is simply not there for it: no hint that a draft exists (other tokens get one).
+    const unpublished = (await w.api('POST', '/api/posts', { data: { title: 'Not yet' } })).body.uuid;
+    const hidden = await as('GET', `/api/posts/${unpublished}`);
+    expect([hidden.status, hidden.body.message]).toEqual([404, 'Entry not found.']);
+    expect((await w.api('GET', `/api/posts/${unpublished}`)).body.message).toMatch(/no published version yet/);
   });
 
   it('answers published reads with CDN headers and tags; other tokens keep no-cache', async () => {

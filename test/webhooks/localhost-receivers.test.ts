@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { allowsLocalhost } from '../../src/delivery/options.ts';
+import { startAndStop } from '../helpers/start-server.ts';
 import { closedAfterEach, startReceiver, webhookEnv, waitFor } from './helpers.ts';
 
 /**
@@ -42,6 +46,16 @@ describe('receivers on this machine', () => {
     expect(https.status).toBe(422);
     expect(https.body.errors.url[0]).toMatch(/WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/);
   });
+
+  it('an embedded start says so in its log, since no setting asked for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cms-local-hooks-'));
+    try {
+      const log = await startAndStop({ DATABASE_URL: '', DATA_DIR: dir, SEED_DEMO: 'false' });
+      expect(log).toMatch(/webhooks may call receivers on this machine .*WEBHOOK_ALLOW_LOCALHOST=false turns this off/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('the default follows the database and NODE_ENV; production refuses WEBHOOK_ALLOW_LOCALHOST=true', () => {
     expect(allowsLocalhost(loadConfig({}))).toBe(true);
